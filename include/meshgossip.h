@@ -1,0 +1,464 @@
+/*
+ * meshgossip — gossiping (all-to-all broadcast) and complete exchange
+ * (all-to-all personalized) on meshes, tori and mesh-bus computers.
+ *
+ * One flow: an algorithm generator streams rounds of transfers (the
+ * schedule) into a sink; the simulator/verifier is a sink that executes
+ * the rounds under a machine model, checks every rule and prices them; the
+ * exporter writes the rounds with their items resolved.
+ *
+ * Conventions for every function here:
+ *   - the return value is an mg_status: MG_OK (0) or a negative error;
+ *   - on error, the optional mg_err *err receives a one-line message and
+ *     nothing the caller owns is left half-changed;
+ *   - the library never prints, exits or aborts.
+ */
+#ifndef MESHGOSSIP_H
+#define MESHGOSSIP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Status and errors                                                    */
+/* ------------------------------------------------------------------ */
+
+typedef enum mg_status {
+  MG_OK = 0,
+  MG_ERR_INVALID = -1,     /* bad argument or malformed input */
+  MG_ERR_NOMEM = -2,       /* an allocation failed */
+  MG_ERR_TOO_LARGE = -3,   /* the instance exceeds size or memory limits */
+  MG_ERR_UNSUPPORTED = -4, /* the algorithm refuses this topology/model */
+  MG_ERR_IO = -5,          /* a file could not be read or written */
+  MG_ERR_VIOLATION = -6,   /* the schedule broke a rule (see the report) */
+  MG_ERR_NOTFOUND = -7,    /* unknown name */
+} mg_status;
+
+#define MG_ERR_LEN 320
+typedef struct mg_err {
+  char msg[MG_ERR_LEN];
+} mg_err;
+
+/* A static string for a status; never NULL. */
+const char *mg_strerror(mg_status st);
+
+/* ------------------------------------------------------------------ */
+/* Topology                                                             */
+/* ------------------------------------------------------------------ */
+
+#define MG_MAX_DIMS 8
+
+typedef enum mg_topo_kind {
+  MG_TOPO_GRID = 0, /* torus/mesh/ring/line: per-dimension wrap flag */
+  MG_TOPO_MESHBUS,  /* n x n mesh-bus computer: row and column buses */
+} mg_topo_kind;
+
+typedef struct mg_topo {
+  mg_topo_kind kind;
+  int d;                      /* number of dimensions (meshbus: 2) */
+  uint32_t n[MG_MAX_DIMS];    /* extents, each >= 2 */
+  int wrap[MG_MAX_DIMS];      /* 1 = torus dimension, 0 = mesh */
+  uint32_t stride[MG_MAX_DIMS];
+  uint32_t N;                 /* number of nodes */
+} mg_topo;
+
+/* Largest node count accepted (node ids and arc ids fit in 32 bits). */
+#define MG_MAX_NODES (1u << 26)
+
+/* Parses "ring:N", "line:N", "torus:AxB..", "mesh:AxB..", "meshbus:N".
+ * On error returns MG_ERR_INVALID (or MG_ERR_TOO_LARGE beyond
+ * MG_MAX_NODES) and leaves *t unspecified. */
+mg_status mg_topo_parse(const char *spec, mg_topo *t, mg_err *err);
+/* Builds a grid topology; wrap applies to every dimension. */
+mg_status mg_topo_grid(mg_topo *t, int d, const uint32_t *n, int wrap, mg_err *err);
+mg_status mg_topo_meshbus(mg_topo *t, uint32_t n, mg_err *err);
+/* Writes the canonical spec ("torus:9x9", "ring:81", ...); returns buf. */
+char *mg_topo_format(const mg_topo *t, char *buf, size_t len);
+/* 1 if every dimension wraps (a torus or ring). */
+int mg_topo_is_torus(const mg_topo *t);
+
+void mg_topo_coords(const mg_topo *t, uint32_t id, uint32_t *x);
+uint32_t mg_topo_id(const mg_topo *t, const uint32_t *x);
+/* Neighbour of node along dim in direction dir (+1/-1); UINT32_MAX if the
+ * step would leave a mesh. */
+uint32_t mg_topo_step(const mg_topo *t, uint32_t node, int dim, int dir);
+/* Number of directed arcs slots: N * d * 2 (some unused on meshes). */
+uint64_t mg_topo_arc_slots(const mg_topo *t);
+/* Arc id of (node, dim, dir). */
+static inline uint64_t mg_arc_id(const mg_topo *t, uint32_t node, int dim, int dir) {
+  return ((uint64_t)node * (uint64_t)t->d + (uint64_t)dim) * 2u + (dir < 0 ? 1u : 0u);
+}
+/* Number of incoming arcs of a node (2d on a torus; fewer on mesh faces). */
+int mg_topo_in_degree(const mg_topo *t, uint32_t node);
+/* Diameter under shortest routing. */
+uint64_t mg_topo_diameter(const mg_topo *t);
+/* Signed shortest offset from a to b along one dimension (ties go +). */
+int64_t mg_topo_offset(const mg_topo *t, int dim, uint32_t a, uint32_t b);
+
+/* ------------------------------------------------------------------ */
+/* Machine model                                                        */
+/* ------------------------------------------------------------------ */
+
+typedef enum mg_switching { MG_SW_WORMHOLE = 0, MG_SW_CIRCUIT, MG_SW_SAF, MG_SW_BUS } mg_switching;
+typedef enum mg_port { MG_PORT_ALL = 0, MG_PORT_ONE } mg_port;
+typedef enum mg_contention { MG_CONT_STRICT = 0, MG_CONT_SHARED } mg_contention;
+
+typedef struct mg_model {
+  mg_switching switching;
+  mg_port port;
+  mg_contention contention;
+  double ts; /* start-up time per message (s) */
+  double td; /* time per hop (s) */
+  double tl; /* time per byte (s) */
+  uint64_t ell; /* bus: at most ell items per message; 0 = unbounded */
+} mg_model;
+
+/* Defaults: wormhole, all-port, strict, ts=1, td=0, tl=0, ell=0. */
+void mg_model_default(mg_model *m);
+/* Applies "key=value,..." on top of *m (keys: switching, port, contention,
+ * ts, td, tl, ell). Rejects unknown keys, negative or non-finite numbers. */
+mg_status mg_model_parse(const char *spec, mg_model *m, mg_err *err);
+/* The papers' units: ts=r, td=0, tl=1 (with L=1, costs are in t'_l). */
+mg_status mg_model_paper_units(mg_model *m, double r, mg_err *err);
+char *mg_model_format(const mg_model *m, char *buf, size_t len);
+const char *mg_switching_name(mg_switching s);
+const char *mg_port_name(mg_port p);
+const char *mg_contention_name(mg_contention c);
+
+/* ------------------------------------------------------------------ */
+/* Schedule IR                                                          */
+/* ------------------------------------------------------------------ */
+
+typedef enum mg_problem { MG_GOSSIP = 0, MG_EXCHANGE = 1 } mg_problem;
+const char *mg_problem_name(mg_problem p);
+mg_status mg_problem_parse(const char *s, mg_problem *p, mg_err *err);
+
+/* A route segment: walk |hops| arcs along dim, in the sign's direction. */
+typedef struct mg_seg {
+  int8_t dim;
+  int32_t hops;
+} mg_seg;
+
+#define MG_MAX_SEGS 16
+
+typedef enum mg_bus { MG_BUS_NONE = 0, MG_BUS_ROW = 1, MG_BUS_COL = 2 } mg_bus;
+
+/* Item predicate for library users: item id as in the schedule file. */
+typedef int (*mg_item_pred)(uint64_t item, void *arg);
+
+/* Filters of a selector; a transfer carries the items its sender holds at
+ * the start of the round that pass every filter set in `flags`. */
+enum {
+  MG_SEL_ALL = 0,            /* everything held */
+  MG_SEL_PIECE = 1u << 0,    /* gossip: piece == piece */
+  MG_SEL_COLOR = 1u << 1,    /* origin (gossip) or destination (exchange)
+                                has colour sum(w_i x_i) mod m == c */
+  MG_SEL_BOX = 1u << 2,      /* origin (gossip) or destination (exchange)
+                                lies in a box of cyclic intervals */
+  MG_SEL_ARRIVAL = 1u << 3,  /* received in rounds [r0, r1] (optionally via
+                                dimension arr_dim / bus): needs the schedule
+                                flag MG_SCHED_TRACK_ARRIVAL */
+  MG_SEL_MINUS_DST = 1u << 4,/* minus what the receiver holds (gossip) */
+  MG_SEL_LIST = 1u << 5,     /* an explicit item list; every listed item
+                                must be held by the sender */
+  MG_SEL_PRED = 1u << 6,     /* a callback */
+  MG_SEL_ORIGIN_RANGE = 1u << 7, /* gossip: origin id in [lo, lo+len) mod N */
+};
+
+typedef struct mg_box {
+  uint32_t lo[MG_MAX_DIMS];  /* cyclic interval start per dimension */
+  uint32_t len[MG_MAX_DIMS]; /* its length (0 is taken as the whole axis) */
+} mg_box;
+
+typedef struct mg_selector {
+  uint32_t flags;
+  uint32_t piece;
+  int32_t color_w[MG_MAX_DIMS];
+  uint32_t color_m, color_c;
+  mg_box box;
+  int64_t r0, r1;      /* arrival window, absolute round indices */
+  int arr_dim;         /* -1: any; 0..d-1: dimension; or 100+mg_bus */
+  uint32_t range_lo, range_len;
+  const uint64_t *list; /* owned by the round (see mg_round_add_list) */
+  size_t list_len;
+  mg_item_pred pred;
+  void *pred_arg;
+} mg_selector;
+
+typedef struct mg_transfer {
+  uint32_t src;
+  uint32_t dst;        /* unused when bus != MG_BUS_NONE */
+  mg_bus bus;          /* mesh-bus: broadcast on the sender's row/col bus */
+  uint8_t nseg;        /* 0 = default dimension-order shortest route */
+  mg_seg seg[MG_MAX_SEGS];
+  mg_selector sel;
+} mg_transfer;
+
+/* A round: transfers that run at once; all read the state at the start
+ * of the round and deliver at its end. */
+typedef struct mg_round {
+  mg_transfer *t;
+  size_t n, cap;
+  /* arena for explicit item lists */
+  uint64_t **lists;
+  size_t nlists, caplists;
+  int64_t index; /* set by the sink driver */
+} mg_round;
+
+void mg_round_init(mg_round *r);
+void mg_round_clear(mg_round *r); /* keeps capacity */
+void mg_round_free(mg_round *r);
+/* Appends a transfer (copied); returns a pointer to the copy or NULL on
+ * allocation failure (the round is unchanged then). */
+mg_transfer *mg_round_add(mg_round *r, const mg_transfer *tr);
+/* Copies an item list into the round's arena; NULL on failure. */
+const uint64_t *mg_round_add_list(mg_round *r, const uint64_t *items, size_t n);
+
+/* Convenience constructors. */
+mg_transfer mg_xfer(uint32_t src, uint32_t dst);                 /* all held, default route */
+mg_transfer mg_xfer_line(uint32_t src, uint32_t dst, int dim, int32_t hops); /* one segment */
+mg_transfer mg_xfer_bus(uint32_t src, mg_bus bus);
+
+enum {
+  MG_SCHED_TRACK_ARRIVAL = 1u << 0, /* simulator keeps per-item arrival round */
+};
+
+typedef struct mg_param {
+  char name[24];
+  char value[40];
+} mg_param;
+
+#define MG_MAX_PARAMS 12
+typedef struct mg_params {
+  int n;
+  mg_param p[MG_MAX_PARAMS];
+} mg_params;
+
+mg_status mg_params_parse(const char *spec, mg_params *ps, mg_err *err); /* "a=3,b=2" */
+const char *mg_params_get(const mg_params *ps, const char *name);
+mg_status mg_params_set(mg_params *ps, const char *name, const char *value, mg_err *err);
+mg_status mg_params_set_int(mg_params *ps, const char *name, int64_t v, mg_err *err);
+/* Writes "a=3,b=2". */
+char *mg_params_format(const mg_params *ps, char *buf, size_t len);
+
+/* What a schedule is about; sent once before the rounds. */
+typedef struct mg_schedule_info {
+  mg_problem problem;
+  mg_topo topo;
+  mg_model model;
+  double bytes;       /* gossip: bytes per node; exchange: bytes per block */
+  uint32_t pieces;    /* P: each node's data cut into P equal pieces */
+  uint32_t flags;     /* MG_SCHED_* */
+  char algorithm[32];
+  mg_params params;
+  int64_t rounds_hint; /* expected round count, -1 if unknown (progress) */
+} mg_schedule_info;
+
+/* A consumer of a schedule stream. Callbacks return MG_OK or an error,
+ * which stops the generator. `end` is called once after the last round
+ * (not on error). */
+typedef struct mg_sink {
+  mg_status (*begin)(void *ctx, const mg_schedule_info *info, mg_err *err);
+  mg_status (*round)(void *ctx, mg_round *r, mg_err *err);
+  mg_status (*end)(void *ctx, mg_err *err);
+  void *ctx;
+} mg_sink;
+
+/* ------------------------------------------------------------------ */
+/* Simulator / verifier                                                 */
+/* ------------------------------------------------------------------ */
+
+typedef enum mg_rule {
+  MG_RULE_NONE = 0,
+  MG_RULE_ARC_CONTENTION,   /* a directed arc used twice in a round (strict) */
+  MG_RULE_ONE_PORT_SEND,    /* a node sends twice in a round (one-port) */
+  MG_RULE_ONE_PORT_RECV,    /* a node receives twice in a round (one-port) */
+  MG_RULE_OFF_MESH,         /* a route leaves the mesh */
+  MG_RULE_BAD_ROUTE,        /* a route does not end at dst / bad dim / empty */
+  MG_RULE_NOT_HELD,         /* a listed item is not held by the sender */
+  MG_RULE_SENT_TWICE,       /* an exchange block sent twice in one round */
+  MG_RULE_INCOMPLETE,       /* a node lacks an item at the end */
+  MG_RULE_BAD_NODE,         /* node id out of range */
+  MG_RULE_BAD_ITEM,         /* item id out of range */
+  MG_RULE_BUS_CONFLICT,     /* two senders on one bus in a step */
+  MG_RULE_BUS_TOO_LONG,     /* a bus message over ell items */
+  MG_RULE_NOT_BUS,          /* bus transfer on a non-bus machine or vice versa */
+  MG_RULE_SELECTOR,         /* a selector the problem/schedule cannot serve */
+} mg_rule;
+const char *mg_rule_name(mg_rule r);
+
+typedef struct mg_violation {
+  mg_rule rule;
+  int64_t round;     /* -1 if not round-specific */
+  int64_t xfer[2];   /* transfer indices in the round, -1 if n/a */
+  int64_t node;      /* node, -1 if n/a */
+  int64_t arc_node;  /* arc as (node, dim, dir), node -1 if n/a */
+  int arc_dim, arc_dir;
+  int64_t item;      /* item id, -1 if n/a */
+  char msg[MG_ERR_LEN];
+} mg_violation;
+
+typedef struct mg_report {
+  int verified;
+  mg_violation violation;
+  int64_t rounds;    /* rounds seen, including empty ones */
+  int64_t startups;  /* rounds with at least one transfer */
+  uint64_t transfers;
+  double cost;
+  double cost_startup, cost_hop, cost_transfer; /* terms of the cost */
+  double bytes_moved;
+  double max_arc_load;     /* bytes on the busiest arc in any round */
+  uint64_t sum_max_hops;   /* sum over rounds of the longest route (g_delta) */
+  double sum_max_items;    /* sum over rounds of the largest message in items */
+  double lower_bound, ratio_to_bound;
+  double wall_s;
+  uint64_t peak_rss_bytes;
+  double *round_costs;     /* owned; one per round */
+  size_t n_round_costs;
+} mg_report;
+
+void mg_report_free(mg_report *rep);
+
+/* Called once per transfer with the items it carried (resolved against
+ * the state at the round's start). For gossip, items are given as a
+ * bitset over item ids (words, nwords); for exchange as a list of block
+ * ids. Exactly one of bits / list is non-NULL. */
+typedef struct mg_resolved {
+  int64_t round;
+  size_t index;
+  const mg_transfer *tr;
+  const mg_seg *route; /* the route actually walked (default resolved) */
+  int nseg;
+  const uint64_t *bits;
+  size_t nwords;
+  const uint64_t *list;
+  size_t nlist;
+  uint64_t nitems;
+} mg_resolved;
+typedef mg_status (*mg_resolved_fn)(void *arg, const mg_resolved *res, mg_err *err);
+
+typedef struct mg_sim_opts {
+  uint64_t mem_limit;        /* bytes; 0 = 3/4 of physical memory */
+  int keep_round_costs;      /* fill report.round_costs */
+  mg_resolved_fn on_resolved;/* optional hook (exporter, MPI planner) */
+  void *on_resolved_arg;
+  void (*progress)(void *arg, int64_t round, int64_t total);
+  void *progress_arg;
+} mg_sim_opts;
+
+typedef struct mg_sim mg_sim;
+
+/* Memory the simulator state needs for a schedule (bytes); sets
+ * MG_ERR_TOO_LARGE on overflow. */
+mg_status mg_sim_state_bytes(const mg_schedule_info *info, uint64_t *bytes, mg_err *err);
+
+/* Creates a simulator. The sink it exposes can be handed to a generator.
+ * On violation the sink's round callback returns MG_ERR_VIOLATION and the
+ * report holds the violation. */
+mg_status mg_sim_create(const mg_sim_opts *opts, mg_sim **out, mg_err *err);
+mg_sink mg_sim_sink(mg_sim *s);
+/* Final report: owned by the simulator until mg_sim_take_report. */
+const mg_report *mg_sim_report(const mg_sim *s);
+void mg_sim_take_report(mg_sim *s, mg_report *out);
+void mg_sim_destroy(mg_sim *s);
+
+/* Gossip query for tests: does node hold item? */
+int mg_sim_holds(const mg_sim *s, uint32_t node, uint64_t item);
+
+/* ------------------------------------------------------------------ */
+/* Algorithms                                                           */
+/* ------------------------------------------------------------------ */
+
+typedef struct mg_problem_spec {
+  mg_problem problem;
+  mg_topo topo;
+  mg_model model;
+  double bytes;
+} mg_problem_spec;
+
+typedef struct mg_param_desc {
+  const char *name;
+  const char *def; /* default value, or "auto" */
+  const char *doc;
+} mg_param_desc;
+
+typedef struct mg_algo {
+  const char *name;
+  mg_problem problem;
+  const char *summary;
+  const char *paper;        /* seed and section */
+  const char *restrictions; /* human-readable */
+  const char *rounding;     /* how non-ideal sizes are handled */
+  const mg_param_desc *params; /* NULL-terminated by name == NULL */
+  /* Refuses with a one-line reason (MG_ERR_UNSUPPORTED) or returns MG_OK. */
+  mg_status (*check)(const mg_problem_spec *pb, const mg_params *ps, mg_err *err);
+  /* Streams the schedule into the sink. */
+  mg_status (*generate)(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err);
+  /* Closed-form cost under pb->model, or MG_ERR_UNSUPPORTED if none. */
+  mg_status (*closed_form)(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err);
+} mg_algo;
+
+size_t mg_algo_count(void);
+const mg_algo *mg_algo_at(size_t i);
+const mg_algo *mg_algo_find(const char *name);
+/* Parses "NAME[:k=v,...]" and checks that every k is a declared parameter. */
+mg_status mg_algo_lookup(const char *spec, const mg_algo **algo, mg_params *ps, mg_err *err);
+/* Registry-level check: parameters declared, then the algorithm's check. */
+mg_status mg_algo_check(const mg_algo *a, const mg_problem_spec *pb, const mg_params *ps, mg_err *err);
+
+/* Generates and simulates in one call. rep is filled in every case that
+ * reaches the simulator (including violations, which return
+ * MG_ERR_VIOLATION). Adds the lower bound and ratio. */
+mg_status mg_run(const mg_algo *a, const mg_problem_spec *pb, const mg_params *ps,
+                 const mg_sim_opts *opts, mg_report *rep, mg_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Lower bounds                                                         */
+/* ------------------------------------------------------------------ */
+
+#define MG_MAX_BOUND_TERMS 12
+typedef struct mg_bound_term {
+  char name[48];
+  double value;
+  char source[64];
+  int valid;       /* 0: the paper's term that is not a valid bound here */
+  char note[96];
+} mg_bound_term;
+
+typedef struct mg_bound {
+  double lower_bound; /* max over valid terms */
+  int n;
+  mg_bound_term term[MG_MAX_BOUND_TERMS];
+} mg_bound;
+
+mg_status mg_lower_bound(const mg_problem_spec *pb, mg_bound *b, mg_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Schedule files                                                       */
+/* ------------------------------------------------------------------ */
+
+/* Runs the generator through the simulator and writes the schedule file
+ * (items explicit) to path atomically: on any failure no file is left. */
+mg_status mg_export(const mg_algo *a, const mg_problem_spec *pb, const mg_params *ps,
+                    const char *path, const mg_sim_opts *opts, mg_report *rep, mg_err *err);
+
+/* Reads a schedule file and replays it through the simulator. Returns
+ * MG_ERR_INVALID / MG_ERR_IO for a malformed file, MG_ERR_VIOLATION when
+ * the schedule breaks a rule (rep says which). If the file has a report
+ * whose figures disagree with ours, *disagree gets a one-line note. */
+mg_status mg_verify_file(const char *path, const mg_sim_opts *opts, mg_report *rep,
+                         mg_schedule_info *info, char *disagree, size_t disagree_len, mg_err *err);
+
+/* Peak resident set size of this process (bytes). */
+uint64_t mg_peak_rss(void);
+double mg_now(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

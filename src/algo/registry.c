@@ -1,0 +1,55 @@
+/* The one table of algorithms. Every entry is a descriptor defined in the
+ * algorithm's own file (name, problem, paper, restrictions, parameters with
+ * defaults, generator, closed form). */
+#include "algo_internal.h"
+
+#include <string.h>
+
+static const mg_algo *const registry[] = {
+    &mg_algo_ring,
+    &mg_algo_concentrate,
+};
+
+size_t mg_algo_count(void) { return sizeof registry / sizeof registry[0]; }
+
+const mg_algo *mg_algo_at(size_t i) { return i < mg_algo_count() ? registry[i] : NULL; }
+
+const mg_algo *mg_algo_find(const char *name) {
+  for (size_t i = 0; i < mg_algo_count(); i++)
+    if (!strcmp(registry[i]->name, name)) return registry[i];
+  return NULL;
+}
+
+static int declared(const mg_algo *a, const char *name) {
+  for (const mg_param_desc *p = a->params; p && p->name; p++)
+    if (!strcmp(p->name, name)) return 1;
+  return 0;
+}
+
+mg_status mg_algo_lookup(const char *spec, const mg_algo **algo, mg_params *ps, mg_err *err) {
+  char name[64];
+  const char *colon = strchr(spec, ':');
+  size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+  if (len == 0 || len >= sizeof name) return mg_fail(err, MG_ERR_INVALID, "bad algorithm name '%s'", spec);
+  memcpy(name, spec, len);
+  name[len] = 0;
+  const mg_algo *a = mg_algo_find(name);
+  if (!a) return mg_fail(err, MG_ERR_NOTFOUND, "unknown algorithm '%s' (see 'meshgossip list')", name);
+  mg_status st = mg_params_parse(colon ? colon + 1 : "", ps, err);
+  if (st != MG_OK) return st;
+  for (int i = 0; i < ps->n; i++)
+    if (!declared(a, ps->p[i].name))
+      return mg_fail(err, MG_ERR_INVALID, "algorithm %s has no parameter '%s'", a->name, ps->p[i].name);
+  *algo = a;
+  return MG_OK;
+}
+
+mg_status mg_algo_check(const mg_algo *a, const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
+  if (a->problem != pb->problem)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "%s solves %s, not %s", a->name, mg_problem_name(a->problem),
+                   mg_problem_name(pb->problem));
+  for (int i = 0; ps && i < ps->n; i++)
+    if (!declared(a, ps->p[i].name))
+      return mg_fail(err, MG_ERR_INVALID, "algorithm %s has no parameter '%s'", a->name, ps->p[i].name);
+  return a->check(pb, ps, err);
+}

@@ -1,0 +1,96 @@
+/*
+ * ring — Approach 1 of seed 000 (section 4.1, Lemma 4): every node sends
+ * its packet to the left and to the right, and every packet is passed on
+ * for floor(n/2) steps.
+ *
+ * Rounds: floor(n/2) on a ring of n nodes; n-1 on a line (the mesh
+ * variant: a packet must travel the whole length).
+ * Cost (Lemma 4): floor(n/2) * (t_s + t_d + l*t_l) on a ring,
+ *                 (n-1) * (t_s + t_d + l*t_l) on a line.
+ * Restrictions: rings and lines, any n >= 2.
+ * On an even ring the last step sends rightwards only: the packet from the
+ * opposite node would otherwise arrive twice (same cost, half the bytes).
+ *
+ * Trace, ring:5 (node i, step t sends origin i-t+1 right, i+t-1 left):
+ *   step 1: 0->1 {0}, 0->4 {0}, 1->2 {1}, 1->0 {1}, ...
+ *   step 2: 0->1 {4}, 0->4 {1}, ...          after 2 steps all know all.
+ */
+#include "algo_internal.h"
+
+static mg_status ring_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
+  (void)ps;
+  return mg_check_1d_gossip(pb, "ring", err);
+}
+
+/* One transfer carrying exactly the packet of `origin`. */
+static mg_transfer one_packet(uint32_t src, uint32_t dst, int32_t hops, uint32_t origin) {
+  mg_transfer t = mg_xfer_line(src, dst, 0, hops);
+  t.sel.flags = MG_SEL_ORIGIN_RANGE;
+  t.sel.range_lo = origin;
+  t.sel.range_len = 1;
+  return t;
+}
+
+static mg_status ring_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
+  uint32_t n = pb->topo.n[0];
+  int wrap = pb->topo.wrap[0];
+  uint32_t steps = wrap ? n / 2 : n - 1;
+  mg_emit e;
+  mg_status st = mg_emit_begin(&e, sink, pb, "ring", ps, 1, 0, steps, err);
+  for (uint32_t t = 1; st == MG_OK && t <= steps; t++) {
+    for (uint32_t i = 0; i < n && st == MG_OK; i++) {
+      if (wrap) {
+        uint32_t right = (i + 1) % n, left = (i + n - 1) % n;
+        mg_transfer tr = one_packet(i, right, 1, (i + n - (t - 1) % n) % n);
+        st = mg_emit_add(&e, &tr, err);
+        if (st == MG_OK && !(n % 2 == 0 && t == steps)) {
+          tr = one_packet(i, left, -1, (i + t - 1) % n);
+          st = mg_emit_add(&e, &tr, err);
+        }
+      } else {
+        /* on a line, node i forwards rightwards the packet of i-t+1 and
+         * leftwards that of i+t-1, while such packets exist */
+        if (i + 1 < n && i + 1 >= t) {
+          mg_transfer tr = one_packet(i, i + 1, 1, i - (t - 1));
+          st = mg_emit_add(&e, &tr, err);
+        }
+        if (st == MG_OK && i > 0 && i + t - 1 < n) {
+          mg_transfer tr = one_packet(i, i - 1, -1, i + t - 1);
+          st = mg_emit_add(&e, &tr, err);
+        }
+      }
+    }
+    if (st == MG_OK) st = mg_emit_round(&e, err);
+  }
+  if (st == MG_OK) st = mg_emit_end(&e, err);
+  mg_emit_free(&e);
+  return st;
+}
+
+static mg_status ring_closed_form(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
+  (void)ps;
+  (void)err;
+  const mg_model *m = &pb->model;
+  if (m->switching == MG_SW_CIRCUIT || m->switching == MG_SW_BUS || m->port == MG_PORT_ONE)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "Lemma 4 is stated for all-port wormhole routing");
+  uint32_t n = pb->topo.n[0];
+  double steps = pb->topo.wrap[0] ? n / 2 : n - 1;
+  double per = m->switching == MG_SW_SAF ? m->ts + pb->bytes * m->tl : m->ts + m->td + pb->bytes * m->tl;
+  *cost = steps * per; /* Lemma 4 */
+  return MG_OK;
+}
+
+static const mg_param_desc ring_params[] = {{NULL, NULL, NULL}};
+
+const mg_algo mg_algo_ring = {
+    .name = "ring",
+    .problem = MG_GOSSIP,
+    .summary = "Approach 1: pass every packet left and right for floor(n/2) steps",
+    .paper = "seed 000 section 4.1, Lemma 4",
+    .restrictions = "rings and lines, any n >= 2",
+    .rounding = "none needed; an even ring's last step goes rightwards only",
+    .params = ring_params,
+    .check = ring_check,
+    .generate = ring_generate,
+    .closed_form = ring_closed_form,
+};

@@ -1,0 +1,98 @@
+/* Machine models: switching, port and contention rules and their costs. */
+#include "../util/internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void mg_model_default(mg_model *m) {
+  memset(m, 0, sizeof *m);
+  m->switching = MG_SW_WORMHOLE;
+  m->port = MG_PORT_ALL;
+  m->contention = MG_CONT_STRICT;
+  m->ts = 1.0;
+  m->td = 0.0;
+  m->tl = 0.0;
+  m->ell = 0;
+}
+
+mg_status mg_model_paper_units(mg_model *m, double r, mg_err *err) {
+  if (!isfinite(r) || r < 0) return mg_fail(err, MG_ERR_INVALID, "r must be a finite number >= 0");
+  m->ts = r;
+  m->td = 0.0;
+  m->tl = 1.0;
+  return MG_OK;
+}
+
+const char *mg_switching_name(mg_switching s) {
+  static const char *names[] = {"wormhole", "circuit", "saf", "bus"};
+  return (unsigned)s < 4 ? names[s] : "?";
+}
+const char *mg_port_name(mg_port p) { return p == MG_PORT_ONE ? "one" : "all"; }
+const char *mg_contention_name(mg_contention c) { return c == MG_CONT_SHARED ? "shared" : "strict"; }
+
+static mg_status set_key(mg_model *m, const char *k, const char *v, mg_err *err) {
+  if (!strcmp(k, "switching")) {
+    for (int i = 0; i < 4; i++)
+      if (!strcmp(v, mg_switching_name((mg_switching)i))) {
+        m->switching = (mg_switching)i;
+        return MG_OK;
+      }
+    if (!strcmp(v, "store-and-forward")) {
+      m->switching = MG_SW_SAF;
+      return MG_OK;
+    }
+    return mg_fail(err, MG_ERR_INVALID, "switching must be wormhole, circuit, saf or bus, not '%s'", v);
+  }
+  if (!strcmp(k, "port")) {
+    if (!strcmp(v, "all")) m->port = MG_PORT_ALL;
+    else if (!strcmp(v, "one")) m->port = MG_PORT_ONE;
+    else return mg_fail(err, MG_ERR_INVALID, "port must be all or one, not '%s'", v);
+    return MG_OK;
+  }
+  if (!strcmp(k, "contention")) {
+    if (!strcmp(v, "strict")) m->contention = MG_CONT_STRICT;
+    else if (!strcmp(v, "shared")) m->contention = MG_CONT_SHARED;
+    else return mg_fail(err, MG_ERR_INVALID, "contention must be strict or shared, not '%s'", v);
+    return MG_OK;
+  }
+  if (!strcmp(k, "ell")) {
+    uint64_t e;
+    if (!mg_parse_u64(v, &e)) return mg_fail(err, MG_ERR_INVALID, "ell must be a whole number >= 0, not '%s'", v);
+    m->ell = e;
+    return MG_OK;
+  }
+  double *dst = !strcmp(k, "ts") ? &m->ts : !strcmp(k, "td") ? &m->td : !strcmp(k, "tl") ? &m->tl : NULL;
+  if (!dst)
+    return mg_fail(err, MG_ERR_INVALID, "unknown model key '%s' (switching, port, contention, ts, td, tl, ell)", k);
+  double x;
+  if (!mg_parse_double(v, &x) || x < 0)
+    return mg_fail(err, MG_ERR_INVALID, "%s must be a finite number >= 0, not '%s'", k, v);
+  *dst = x;
+  return MG_OK;
+}
+
+mg_status mg_model_parse(const char *spec, mg_model *m, mg_err *err) {
+  if (!spec) return MG_OK;
+  char buf[512];
+  if (strlen(spec) >= sizeof buf) return mg_fail(err, MG_ERR_INVALID, "model spec too long");
+  strcpy(buf, spec);
+  mg_model tmp = *m;
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    char *eq = strchr(tok, '=');
+    if (!eq) return mg_fail(err, MG_ERR_INVALID, "model item '%s' is not key=value", tok);
+    *eq = 0;
+    mg_status st = set_key(&tmp, tok, eq + 1, err);
+    if (st != MG_OK) return st;
+  }
+  *m = tmp;
+  return MG_OK;
+}
+
+char *mg_model_format(const mg_model *m, char *buf, size_t len) {
+  snprintf(buf, len, "switching=%s,port=%s,contention=%s,ts=%.17g,td=%.17g,tl=%.17g,ell=%llu",
+           mg_switching_name(m->switching), mg_port_name(m->port), mg_contention_name(m->contention), m->ts,
+           m->td, m->tl, (unsigned long long)m->ell);
+  return buf;
+}

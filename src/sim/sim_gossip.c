@@ -1,0 +1,296 @@
+/* Gossip state: every node's held items as a bitset over item ids
+ * (origin*P + piece). Rows are double-buffered so that every transfer of a
+ * round reads the state at the round's start: a receiving node's row is
+ * copied into its end-of-round buffer on first receipt and the two are
+ * swapped when the round ends. A round of N "send all held" transfers thus
+ * costs O(N * N*P/64) word operations. */
+#include "sim_internal.h"
+
+#include <string.h>
+
+static inline int bit_get(const uint64_t *b, uint64_t i) { return (int)((b[i >> 6] >> (i & 63)) & 1u); }
+static inline void bit_set(uint64_t *b, uint64_t i) { b[i >> 6] |= (uint64_t)1 << (i & 63); }
+
+/* Sets bits [lo, hi) of b. */
+static void set_range(uint64_t *b, uint64_t lo, uint64_t hi) {
+  if (lo >= hi) return;
+  uint64_t wl = lo >> 6, wh = (hi - 1) >> 6;
+  uint64_t ml = ~(uint64_t)0 << (lo & 63);
+  uint64_t mh = ~(uint64_t)0 >> (63 - ((hi - 1) & 63));
+  if (wl == wh) {
+    b[wl] |= ml & mh;
+    return;
+  }
+  b[wl] |= ml;
+  for (uint64_t w = wl + 1; w < wh; w++) b[w] = ~(uint64_t)0;
+  b[wh] |= mh;
+}
+
+mg_status mg_gossip_alloc(mg_sim *s, mg_err *err) {
+  uint64_t N = s->N, W = mg_words(s->nitems), rows;
+  s->W = W;
+  if (!mg_mul_ok(2 * N, W, &rows)) return mg_fail(err, MG_ERR_TOO_LARGE, "gossip state overflows");
+  s->pool = mg_calloc(rows, sizeof(uint64_t));
+  s->cur = mg_calloc(N, sizeof(uint64_t *));
+  s->nxt = mg_calloc(N, sizeof(uint64_t *));
+  s->touched = mg_calloc(N, sizeof(int64_t));
+  s->touched_list = mg_calloc(N, sizeof(uint32_t));
+  s->sel = mg_calloc(W, sizeof(uint64_t));
+  s->mask = mg_calloc(W, sizeof(uint64_t));
+  s->piece_mask = mg_calloc(s->info.pieces, sizeof(uint64_t *));
+  if (!s->pool || !s->cur || !s->nxt || !s->touched || !s->touched_list || !s->sel || !s->mask || !s->piece_mask)
+    return mg_fail(err, MG_ERR_NOMEM, "cannot allocate the gossip state (%llu nodes)", (unsigned long long)N);
+  for (uint64_t v = 0; v < N; v++) {
+    s->cur[v] = s->pool + v * W;
+    s->nxt[v] = s->pool + (N + v) * W;
+    s->touched[v] = -1;
+    /* initially node v holds its own P pieces */
+    set_range(s->cur[v], v * s->info.pieces, (v + 1) * s->info.pieces);
+  }
+  if (s->info.flags & MG_SCHED_TRACK_ARRIVAL) {
+    s->arrival = mg_calloc(N * s->nitems, sizeof(uint32_t));
+    s->arrival_dim = mg_calloc(N * s->nitems, 1);
+    if (!s->arrival || !s->arrival_dim) return mg_fail(err, MG_ERR_NOMEM, "cannot allocate arrival tracking");
+  }
+  return MG_OK;
+}
+
+void mg_gossip_free(mg_sim *s) {
+  free(s->pool);
+  free(s->cur);
+  free(s->nxt);
+  free(s->touched);
+  free(s->touched_list);
+  free(s->sel);
+  free(s->mask);
+  if (s->piece_mask)
+    for (uint32_t p = 0; p < s->info.pieces; p++) free(s->piece_mask[p]);
+  free(s->piece_mask);
+  for (int i = 0; i < s->ncolor; i++) free(s->color[i].bits);
+  free(s->arrival);
+  free(s->arrival_dim);
+}
+
+static void and_into(uint64_t *a, const uint64_t *b, uint64_t W) {
+  for (uint64_t w = 0; w < W; w++) a[w] &= b[w];
+}
+
+static uint64_t popcount_row(const uint64_t *a, uint64_t W) {
+  uint64_t c = 0;
+  for (uint64_t w = 0; w < W; w++) c += (uint64_t)__builtin_popcountll(a[w]);
+  return c;
+}
+
+static const uint64_t *piece_mask(mg_sim *s, uint32_t p) {
+  if (!s->piece_mask[p]) {
+    uint64_t *m = mg_calloc(s->W, sizeof(uint64_t));
+    if (!m) return NULL;
+    for (uint64_t o = 0; o < s->N; o++) bit_set(m, o * s->info.pieces + p);
+    s->piece_mask[p] = m;
+  }
+  return s->piece_mask[p];
+}
+
+static uint32_t color_of(const mg_topo *t, const int32_t *w, uint32_t m, uint32_t node) {
+  uint32_t x[MG_MAX_DIMS];
+  mg_topo_coords(t, node, x);
+  int64_t sum = 0;
+  for (int k = 0; k < t->d; k++) sum += (int64_t)w[k] * (int64_t)x[k];
+  int64_t c = sum % (int64_t)m;
+  return (uint32_t)(c < 0 ? c + m : c);
+}
+
+/* Items whose origin has the selector's colour; cached per (w, m, c). */
+static const uint64_t *color_mask(mg_sim *s, const mg_selector *sel) {
+  for (int i = 0; i < s->ncolor; i++) {
+    mg_color_mask *cm = &s->color[i];
+    if (cm->m == sel->color_m && cm->c == sel->color_c && !memcmp(cm->w, sel->color_w, sizeof cm->w)) return cm->bits;
+  }
+  uint64_t *bits = s->mask;
+  int cached = 0;
+  if (s->ncolor < MG_COLOR_CACHE) {
+    bits = mg_calloc(s->W, sizeof(uint64_t));
+    if (!bits) return NULL;
+    cached = 1;
+  } else {
+    memset(bits, 0, s->W * sizeof(uint64_t));
+  }
+  uint32_t P = s->info.pieces;
+  for (uint32_t o = 0; o < s->N; o++)
+    if (color_of(&s->info.topo, sel->color_w, sel->color_m, o) == sel->color_c) set_range(bits, (uint64_t)o * P, (uint64_t)(o + 1) * P);
+  if (cached) {
+    mg_color_mask *cm = &s->color[s->ncolor++];
+    memcpy(cm->w, sel->color_w, sizeof cm->w);
+    cm->m = sel->color_m;
+    cm->c = sel->color_c;
+    cm->bits = bits;
+  }
+  return bits;
+}
+
+/* Items whose origin lies in the box: runs along dimension 0. */
+static void box_mask(mg_sim *s, const mg_box *box, uint64_t *m) {
+  const mg_topo *t = &s->info.topo;
+  uint32_t P = s->info.pieces;
+  uint32_t len[MG_MAX_DIMS], idx[MG_MAX_DIMS] = {0};
+  memset(m, 0, s->W * sizeof(uint64_t));
+  for (int k = 0; k < t->d; k++) len[k] = (box->len[k] == 0 || box->len[k] > t->n[k]) ? t->n[k] : box->len[k];
+  for (;;) {
+    uint32_t x[MG_MAX_DIMS];
+    for (int k = 1; k < t->d; k++) x[k] = (box->lo[k] % t->n[k] + idx[k]) % t->n[k];
+    x[0] = 0;
+    uint64_t base = mg_topo_id(t, x);
+    uint32_t lo = box->lo[0] % t->n[0], l = len[0];
+    uint32_t first = lo + l <= t->n[0] ? l : t->n[0] - lo;
+    set_range(m, (base + lo) * P, (base + lo + first) * P);
+    if (first < l) set_range(m, base * P, (base + (l - first)) * P);
+    int k = 1;
+    for (; k < t->d; k++) {
+      if (++idx[k] < len[k]) break;
+      idx[k] = 0;
+    }
+    if (k >= t->d) break;
+  }
+}
+
+mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t v, uint64_t *nitems, mg_err *err) {
+  const mg_selector *sel = &tr->sel;
+  uint64_t W = s->W, *out = s->sel;
+  const uint64_t *held = s->cur[tr->src];
+  int64_t r = s->rep.rounds;
+  if (sel->flags & MG_SEL_LIST) {
+    memset(out, 0, W * sizeof(uint64_t));
+    for (size_t j = 0; j < sel->list_len; j++) {
+      uint64_t it = sel->list[j];
+      if (it >= s->nitems)
+        return mg_sim_violate(s, err, MG_RULE_BAD_ITEM, (int64_t)i, -1, tr->src, (int64_t)it,
+                              "round %lld transfer %zu: item %llu out of range (%llu items)", (long long)r, i,
+                              (unsigned long long)it, (unsigned long long)s->nitems);
+      if (!bit_get(held, it))
+        return mg_sim_violate(s, err, MG_RULE_NOT_HELD, (int64_t)i, -1, tr->src, (int64_t)it,
+                              "round %lld transfer %zu: node %u sends item %llu it does not hold", (long long)r, i,
+                              tr->src, (unsigned long long)it);
+      bit_set(out, it);
+    }
+  } else {
+    memcpy(out, held, W * sizeof(uint64_t));
+  }
+  if (sel->flags & MG_SEL_PIECE) {
+    if (sel->piece >= s->info.pieces)
+      return mg_sim_violate(s, err, MG_RULE_SELECTOR, (int64_t)i, -1, tr->src, -1,
+                            "round %lld transfer %zu: piece %u out of range (P = %u)", (long long)r, i, sel->piece,
+                            s->info.pieces);
+    const uint64_t *m = piece_mask(s, sel->piece);
+    if (!m) return mg_fail(err, MG_ERR_NOMEM, "out of memory for a piece mask");
+    and_into(out, m, W);
+  }
+  if (sel->flags & MG_SEL_COLOR) {
+    if (sel->color_m == 0 || sel->color_c >= sel->color_m)
+      return mg_sim_violate(s, err, MG_RULE_SELECTOR, (int64_t)i, -1, tr->src, -1,
+                            "round %lld transfer %zu: colour %u mod %u is not a colour", (long long)r, i, sel->color_c,
+                            sel->color_m);
+    const uint64_t *m = color_mask(s, sel);
+    if (!m) return mg_fail(err, MG_ERR_NOMEM, "out of memory for a colour mask");
+    and_into(out, m, W);
+  }
+  if (sel->flags & MG_SEL_BOX) {
+    box_mask(s, &sel->box, s->mask);
+    and_into(out, s->mask, W);
+  }
+  if (sel->flags & MG_SEL_ORIGIN_RANGE) {
+    uint64_t N = s->N, P = s->info.pieces, lo = sel->range_lo % N, len = sel->range_len > N ? N : sel->range_len;
+    memset(s->mask, 0, W * sizeof(uint64_t));
+    uint64_t first = lo + len <= N ? len : N - lo;
+    set_range(s->mask, lo * P, (lo + first) * P);
+    if (first < len) set_range(s->mask, 0, (len - first) * P);
+    and_into(out, s->mask, W);
+  }
+  if (sel->flags & MG_SEL_ARRIVAL) {
+    if (!s->arrival)
+      return mg_sim_violate(s, err, MG_RULE_SELECTOR, (int64_t)i, -1, tr->src, -1,
+                            "round %lld transfer %zu: arrival selector without MG_SCHED_TRACK_ARRIVAL", (long long)r, i);
+    const uint32_t *arr = s->arrival + (uint64_t)tr->src * s->nitems;
+    const uint8_t *ad = s->arrival_dim + (uint64_t)tr->src * s->nitems;
+    for (uint64_t it = 0; it < s->nitems; it++) {
+      if (!bit_get(out, it)) continue;
+      int64_t got = (int64_t)arr[it] - 1; /* -1: held from the start */
+      int ok = got >= sel->r0 && got <= sel->r1 && (sel->arr_dim < 0 || (got >= 0 && ad[it] == sel->arr_dim));
+      if (!ok) out[it >> 6] &= ~((uint64_t)1 << (it & 63));
+    }
+  }
+  if (sel->flags & MG_SEL_PRED) {
+    if (!sel->pred)
+      return mg_sim_violate(s, err, MG_RULE_SELECTOR, (int64_t)i, -1, tr->src, -1, "round %lld transfer %zu: no predicate",
+                            (long long)r, i);
+    for (uint64_t it = 0; it < s->nitems; it++)
+      if (bit_get(out, it) && !sel->pred(it, sel->pred_arg)) out[it >> 6] &= ~((uint64_t)1 << (it & 63));
+  }
+  if (sel->flags & MG_SEL_MINUS_DST) {
+    if (v == MG_NONE)
+      return mg_sim_violate(s, err, MG_RULE_SELECTOR, (int64_t)i, -1, tr->src, -1,
+                            "round %lld transfer %zu: 'minus receiver' has no single receiver on a bus", (long long)r, i);
+    const uint64_t *have = s->cur[v];
+    for (uint64_t w = 0; w < W; w++) out[w] &= ~have[w];
+  }
+  *nitems = popcount_row(out, W);
+  return MG_OK;
+}
+
+mg_status mg_gossip_deliver(mg_sim *s, uint32_t v, int via, mg_err *err) {
+  (void)err;
+  int64_t r = s->rep.rounds;
+  if (s->touched[v] != r) {
+    memcpy(s->nxt[v], s->cur[v], s->W * sizeof(uint64_t));
+    s->touched[v] = r;
+    s->touched_list[s->ntouched++] = v;
+  }
+  uint64_t *row = s->nxt[v];
+  if (s->arrival) {
+    uint32_t *arr = s->arrival + (uint64_t)v * s->nitems;
+    uint8_t *ad = s->arrival_dim + (uint64_t)v * s->nitems;
+    for (uint64_t w = 0; w < s->W; w++) {
+      uint64_t fresh = s->sel[w] & ~row[w];
+      while (fresh) {
+        uint64_t it = w * 64 + (uint64_t)__builtin_ctzll(fresh);
+        fresh &= fresh - 1;
+        arr[it] = (uint32_t)(r + 1);
+        ad[it] = (uint8_t)via;
+      }
+    }
+  }
+  for (uint64_t w = 0; w < s->W; w++) row[w] |= s->sel[w];
+  return MG_OK;
+}
+
+void mg_gossip_end_round(mg_sim *s) {
+  for (size_t k = 0; k < s->ntouched; k++) {
+    uint32_t v = s->touched_list[k];
+    uint64_t *tmp = s->cur[v];
+    s->cur[v] = s->nxt[v];
+    s->nxt[v] = tmp;
+  }
+  s->ntouched = 0;
+}
+
+mg_status mg_gossip_check_complete(mg_sim *s, mg_err *err) {
+  uint64_t full_words = s->nitems / 64, rest = s->nitems % 64;
+  for (uint32_t v = 0; v < s->N; v++) {
+    const uint64_t *row = s->cur[v];
+    for (uint64_t w = 0; w <= full_words; w++) {
+      uint64_t want = w < full_words ? ~(uint64_t)0 : (rest ? (~(uint64_t)0 >> (64 - rest)) : 0);
+      if ((row[w] & want) != want) {
+        uint64_t it = w * 64 + (uint64_t)__builtin_ctzll(~row[w] & want);
+        return mg_sim_violate(s, err, MG_RULE_INCOMPLETE, -1, -1, v, (int64_t)it,
+                              "incomplete: node %u lacks item %llu (origin %llu, piece %llu) after %lld rounds", v,
+                              (unsigned long long)it, (unsigned long long)(it / s->info.pieces),
+                              (unsigned long long)(it % s->info.pieces), (long long)s->rep.rounds);
+      }
+    }
+  }
+  return MG_OK;
+}
+
+int mg_sim_holds(const mg_sim *s, uint32_t node, uint64_t item) {
+  if (s->info.problem != MG_GOSSIP || !s->cur || node >= s->N || item >= s->nitems) return 0;
+  return bit_get(s->cur[node], item);
+}

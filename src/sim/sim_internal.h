@@ -1,0 +1,95 @@
+/* The simulator's internal state, shared by its driver (sim.c), the gossip
+ * state (sim_gossip.c) and the exchange state (sim_exchange.c). */
+#ifndef MG_SIM_INTERNAL_H
+#define MG_SIM_INTERNAL_H
+
+#include "../util/internal.h"
+
+#define MG_NONE UINT32_MAX
+
+/* One group of exchange blocks in flight: all blocks for destination t
+ * that a transfer took from its sender; spliced into the receiver's list
+ * for t at the end of the round. */
+typedef struct mg_pending {
+  uint32_t dst_node; /* receiver */
+  uint32_t t;        /* block destination */
+  uint32_t head, tail, cnt;
+} mg_pending;
+
+typedef struct mg_color_mask {
+  int32_t w[MG_MAX_DIMS];
+  uint32_t m, c;
+  uint64_t *bits;
+} mg_color_mask;
+
+#define MG_COLOR_CACHE 16
+
+struct mg_sim {
+  mg_sim_opts opts;
+  mg_schedule_info info;
+  int begun, ended, failed;
+  mg_report rep;
+  size_t cap_round_costs;
+  double t0;
+  uint32_t N;
+  uint64_t nitems; /* gossip: N*P; exchange: N*N */
+  double item_bytes;
+
+  /* gossip: double-buffered rows of held items (bitsets) */
+  uint64_t W;
+  uint64_t *pool;
+  uint64_t **cur, **nxt;
+  int64_t *touched; /* round in which nxt[v] was opened */
+  uint32_t *touched_list;
+  size_t ntouched;
+  uint64_t *sel;      /* the current transfer's items */
+  uint64_t *mask;     /* scratch mask */
+  uint64_t **piece_mask;
+  mg_color_mask color[MG_COLOR_CACHE];
+  int ncolor;
+  uint32_t *arrival;     /* optional: round+1 of first receipt, 0 = initial */
+  uint8_t *arrival_dim;  /* dim, or 100+bus */
+
+  /* exchange: per (holder u, destination t) a singly linked list of the
+   * sources s of blocks (s,t) held at u; next[t*N+s] links them. */
+  uint32_t *head, *tail, *cnt, *taken, *next;
+  mg_pending *pend;
+  size_t npend, cappend;
+  uint64_t *blist; /* resolved block ids for the hook */
+  size_t nblist, capblist;
+
+  /* per-round rule bookkeeping, stamped with round+1 */
+  uint64_t nslots;
+  uint32_t *arc_stamp, *arc_user;
+  double *arc_bytes;
+  uint64_t *arc_touched;
+  size_t narc_touched, caparc_touched;
+  uint32_t *send_stamp, *send_user, *recv_stamp, *recv_user;
+  uint32_t *bus_stamp, *bus_user; /* 2n buses: rows then columns */
+  const mg_round *cur_round;
+};
+
+/* Fills the report's violation and marks the run failed; returns
+ * MG_ERR_VIOLATION. */
+mg_status mg_sim_violate(mg_sim *s, mg_err *err, mg_rule rule, int64_t xa, int64_t xb, int64_t node, int64_t item,
+                         const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+
+/* gossip */
+mg_status mg_gossip_alloc(mg_sim *s, mg_err *err);
+void mg_gossip_free(mg_sim *s);
+/* Resolves transfer i's items into s->sel; returns the item count via
+ * *nitems. v is the receiving node (MG_NONE for a bus broadcast). */
+mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t v, uint64_t *nitems, mg_err *err);
+/* Delivers s->sel to v (into the end-of-round state). */
+mg_status mg_gossip_deliver(mg_sim *s, uint32_t v, int via, mg_err *err);
+void mg_gossip_end_round(mg_sim *s);
+mg_status mg_gossip_check_complete(mg_sim *s, mg_err *err);
+
+/* exchange */
+mg_status mg_exchange_alloc(mg_sim *s, mg_err *err);
+void mg_exchange_free(mg_sim *s);
+mg_status mg_exchange_select(mg_sim *s, const mg_transfer *tr, size_t i, uint64_t *nitems, mg_err *err);
+void mg_exchange_end_round(mg_sim *s);
+mg_status mg_exchange_check_complete(mg_sim *s, mg_err *err);
+
+#endif

@@ -1,0 +1,52 @@
+/* Internal helpers shared by the library's modules: error reporting and
+ * checked size arithmetic. Not part of the public API. */
+#ifndef MG_INTERNAL_H
+#define MG_INTERNAL_H
+
+#include "meshgossip.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+/* Fills err (if any) with a formatted one-line message; returns st so that
+ * callers can write `return mg_fail(err, MG_ERR_INVALID, "...")`. */
+mg_status mg_fail(mg_err *err, mg_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Jump to the function's single `out:` label when st is an error. */
+#define MG_CHECK(expr)                                                                             \
+  do {                                                                                             \
+    st = (expr);                                                                                   \
+    if (st != MG_OK) goto out;                                                                     \
+  } while (0)
+
+/* Checked size arithmetic: return 0 on overflow. */
+static inline int mg_mul_ok(uint64_t a, uint64_t b, uint64_t *r) {
+  return !__builtin_mul_overflow(a, b, r);
+}
+static inline int mg_add_ok(uint64_t a, uint64_t b, uint64_t *r) {
+  return !__builtin_add_overflow(a, b, r);
+}
+
+/* calloc of n*size with overflow check; NULL on failure. */
+void *mg_calloc(uint64_t n, uint64_t size);
+/* Grows *p to hold at least need elements of size; doubles capacity. */
+int mg_grow(void **p, size_t *cap, size_t need, size_t size);
+
+/* Physical memory in bytes (0 if unknown). */
+uint64_t mg_phys_mem(void);
+
+/* Parses a decimal integer / finite double fully; 0 on failure. */
+int mg_parse_u64(const char *s, uint64_t *v);
+int mg_parse_i64(const char *s, int64_t *v);
+int mg_parse_double(const char *s, double *v);
+
+/* Default dimension-order shortest route from a to b (ties go +); returns
+ * the number of segments written into seg (at most d). */
+int mg_route_default(const mg_topo *t, uint32_t a, uint32_t b, mg_seg *seg);
+
+/* Bit helpers for gossip state. */
+static inline uint64_t mg_words(uint64_t bits) { return (bits + 63u) / 64u; }
+
+#endif

@@ -1,0 +1,81 @@
+/* Test helpers (see helpers.h). */
+#include "helpers.h"
+
+#include <stdio.h>
+#include <string.h>
+
+mg_problem_spec th_problem(mg_problem problem, const char *topo, const char *model, double bytes) {
+  mg_problem_spec pb;
+  mg_err err = {{0}};
+  memset(&pb, 0, sizeof pb);
+  pb.problem = problem;
+  if (mg_topo_parse(topo, &pb.topo, &err) != MG_OK) fail_msg("topology %s: %s", topo, err.msg);
+  mg_model_default(&pb.model);
+  if (pb.topo.kind == MG_TOPO_MESHBUS) pb.model.switching = MG_SW_BUS;
+  if (model && mg_model_parse(model, &pb.model, &err) != MG_OK) fail_msg("model %s: %s", model, err.msg);
+  pb.bytes = bytes;
+  return pb;
+}
+
+mg_problem_spec th_paper(mg_problem problem, const char *topo, double r) {
+  mg_problem_spec pb = th_problem(problem, topo, NULL, 1.0);
+  mg_model_paper_units(&pb.model, r, NULL);
+  return pb;
+}
+
+mg_status th_run(const char *algo_spec, const mg_problem_spec *pb, mg_report *rep) {
+  const mg_algo *a;
+  mg_params ps;
+  mg_err err = {{0}};
+  mg_status st = mg_algo_lookup(algo_spec, &a, &ps, &err);
+  if (st != MG_OK) fail_msg("algorithm %s: %s", algo_spec, err.msg);
+  return mg_run(a, pb, &ps, NULL, rep, &err);
+}
+
+double th_cost(const char *algo_spec, const mg_problem_spec *pb) {
+  mg_report rep;
+  char topo[64];
+  mg_status st = th_run(algo_spec, pb, &rep);
+  if (st != MG_OK || !rep.verified)
+    fail_msg("%s on %s: status %d: %s", algo_spec, mg_topo_format(&pb->topo, topo, sizeof topo), st,
+             rep.violation.msg);
+  double c = rep.cost;
+  mg_report_free(&rep);
+  return c;
+}
+
+void th_sched_init(th_sched *s, mg_problem problem, const char *topo, const char *model, uint32_t pieces) {
+  memset(s, 0, sizeof *s);
+  mg_problem_spec pb = th_problem(problem, topo, model, 1.0);
+  s->info.problem = problem;
+  s->info.topo = pb.topo;
+  s->info.model = pb.model;
+  s->info.bytes = 1.0;
+  s->info.pieces = pieces;
+  s->info.rounds_hint = -1;
+  snprintf(s->info.algorithm, sizeof s->info.algorithm, "hand");
+  for (int i = 0; i < 16; i++) mg_round_init(&s->rounds[i]);
+}
+
+mg_transfer *th_add(th_sched *s, int round, mg_transfer tr) {
+  if (round + 1 > s->nrounds) s->nrounds = round + 1;
+  return mg_round_add(&s->rounds[round], &tr);
+}
+
+mg_status th_simulate(th_sched *s, mg_report *rep) {
+  mg_sim *sim;
+  mg_err err = {{0}};
+  mg_status st = mg_sim_create(NULL, &sim, &err);
+  if (st != MG_OK) return st;
+  mg_sink k = mg_sim_sink(sim);
+  st = k.begin(k.ctx, &s->info, &err);
+  for (int i = 0; st == MG_OK && i < s->nrounds; i++) st = k.round(k.ctx, &s->rounds[i], &err);
+  if (st == MG_OK) st = k.end(k.ctx, &err);
+  mg_sim_take_report(sim, rep);
+  mg_sim_destroy(sim);
+  return st;
+}
+
+void th_sched_free(th_sched *s) {
+  for (int i = 0; i < 16; i++) mg_round_free(&s->rounds[i]);
+}

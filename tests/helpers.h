@@ -1,0 +1,33 @@
+/* Test helpers: build problems and run algorithms through the simulator. */
+#ifndef MG_TEST_HELPERS_H
+#define MG_TEST_HELPERS_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "meshgossip.h"
+
+/* A problem from a topology spec and model spec (NULL = defaults). */
+mg_problem_spec th_problem(mg_problem problem, const char *topo, const char *model, double bytes);
+/* The papers' units: ts = r, td = 0, tl = 1, L = 1. */
+mg_problem_spec th_paper(mg_problem problem, const char *topo, double r);
+/* Runs "name[:k=v,..]" on pb; returns the status, fills rep. */
+mg_status th_run(const char *algo_spec, const mg_problem_spec *pb, mg_report *rep);
+/* Runs and asserts verified; returns the cost. */
+double th_cost(const char *algo_spec, const mg_problem_spec *pb);
+/* Feeds hand-made rounds to a fresh simulator; returns the final status. */
+typedef struct th_sched {
+  mg_schedule_info info;
+  mg_round rounds[16];
+  int nrounds;
+} th_sched;
+void th_sched_init(th_sched *s, mg_problem problem, const char *topo, const char *model, uint32_t pieces);
+mg_transfer *th_add(th_sched *s, int round, mg_transfer tr);
+mg_status th_simulate(th_sched *s, mg_report *rep);
+void th_sched_free(th_sched *s);
+
+#endif

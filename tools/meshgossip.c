@@ -1,0 +1,43 @@
+/* meshgossip: the command dispatcher. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct command {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *summary;
+} command;
+
+static const command commands[] = {
+    {"list", cmd_list, "list the algorithms, their papers, restrictions and parameters"},
+    {"run", cmd_run, "generate one algorithm's schedule, verify it and price it"},
+    {"bound", cmd_bound, "print the lower bounds for a problem, term by term"},
+    {"verify", cmd_verify, "check a schedule file written by --export or by hand"},
+};
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: meshgossip COMMAND [options]   (meshgossip COMMAND --help for details)\n\ncommands:\n");
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+  fprintf(f, "\nexamples:\n"
+             "  meshgossip run --algo concentrate --topo ring:81 --r 10\n"
+             "  meshgossip bound --problem gossip --topo torus:9x9 --r 10\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return EXIT_USAGE;
+  }
+  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    usage(stdout);
+    return EXIT_OK;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 2, argv + 2);
+  fprintf(stderr, "meshgossip: unknown command '%s'\n", argv[1]);
+  usage(stderr);
+  return EXIT_USAGE;
+}
