@@ -401,6 +401,10 @@ typedef struct mg_algo {
   mg_status (*generate)(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err);
   /* Closed-form cost under pb->model, or MG_ERR_UNSUPPORTED if none. */
   mg_status (*closed_form)(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err);
+  /* Parameter sets `tune` searches (NULL: nothing to tune). Calls visit for
+   * each candidate; stops early if visit returns an error. */
+  mg_status (*candidates)(const mg_problem_spec *pb, mg_status (*visit)(void *arg, const mg_params *ps), void *arg,
+                          mg_err *err);
 } mg_algo;
 
 size_t mg_algo_count(void);
@@ -416,6 +420,66 @@ mg_status mg_algo_check(const mg_algo *a, const mg_problem_spec *pb, const mg_pa
  * MG_ERR_VIOLATION). Adds the lower bound and ratio. */
 mg_status mg_run(const mg_algo *a, const mg_problem_spec *pb, const mg_params *ps,
                  const mg_sim_opts *opts, mg_report *rep, mg_err *err);
+
+/* Searches the algorithm's candidate parameters for the least verified
+ * cost. best/runner_up get the parameters and reports (runner_up->verified
+ * is 0 if there was only one candidate); *evaluated the number of verified
+ * candidates. MG_ERR_UNSUPPORTED if the algorithm has no candidates or
+ * none verifies. */
+mg_status mg_tune(const mg_algo *a, const mg_problem_spec *pb, const mg_sim_opts *opts, mg_params *best,
+                  mg_report *best_rep, mg_params *runner_up, mg_report *runner_rep, size_t *evaluated, mg_err *err);
+
+/* One line of `compare`: an algorithm run with its default (or tuned)
+ * parameters, or refused with a reason. */
+typedef struct mg_compare_row {
+  const mg_algo *algo;
+  mg_params params;
+  int refused;          /* 1: not applicable, see reason */
+  char reason[MG_ERR_LEN];
+  mg_report rep;        /* valid when !refused; round_costs not kept */
+} mg_compare_row;
+
+/* Runs every registered algorithm of pb->problem that applies (tunable
+ * ones with `tune` when tune != 0) and sorts the rows by cost: verified
+ * rows first, then unverified, then refused. *rows is malloc'ed; free with
+ * free(). */
+mg_status mg_compare(const mg_problem_spec *pb, const mg_sim_opts *opts, int tune, mg_compare_row **rows, size_t *nrows,
+                     mg_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Tables of the seed papers                                            */
+/* ------------------------------------------------------------------ */
+
+/* One cell: the paper's value beside our closed form and our simulated,
+ * verified figure. NaN marks a figure that does not exist for the cell. */
+typedef struct mg_table_cell {
+  char row[48];
+  char col[48];
+  char algorithm[32];
+  double paper, closed_form, simulated;
+  mg_params params;
+  char note[200];
+} mg_table_cell;
+
+typedef struct mg_table {
+  mg_table_cell *cells;
+  size_t n, cap;
+} mg_table;
+
+typedef struct mg_table_desc {
+  const char *name;  /* e.g. "juurlink-t1" */
+  const char *title; /* what it reproduces */
+  mg_status (*build)(mg_table *out, const mg_sim_opts *opts, mg_err *err);
+} mg_table_desc;
+
+size_t mg_table_count(void);
+const mg_table_desc *mg_table_at(size_t i);
+const mg_table_desc *mg_table_find(const char *name);
+/* Appends a cell (copied); MG_ERR_NOMEM on failure. */
+mg_status mg_table_add(mg_table *t, const mg_table_cell *c, mg_err *err);
+/* A cell with every figure NaN and empty strings. */
+mg_table_cell mg_table_cell_empty(void);
+void mg_table_free(mg_table *t);
 
 /* ------------------------------------------------------------------ */
 /* Lower bounds                                                         */

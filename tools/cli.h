@@ -41,5 +41,8 @@ int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_bound(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
+int cmd_table(int argc, char **argv);
 
 #endif

@@ -13,7 +13,10 @@ typedef struct command {
 static const command commands[] = {
     {"list", cmd_list, "list the algorithms, their papers, restrictions and parameters"},
     {"run", cmd_run, "generate one algorithm's schedule, verify it and price it"},
+    {"compare", cmd_compare, "rank every applicable algorithm by verified cost"},
+    {"tune", cmd_tune, "search an algorithm's parameters for the least verified cost"},
     {"bound", cmd_bound, "print the lower bounds for a problem, term by term"},
+    {"table", cmd_table, "reproduce a table of a seed paper beside our figures"},
     {"verify", cmd_verify, "check a schedule file written by --export or by hand"},
 };
 

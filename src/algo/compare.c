@@ -1,0 +1,61 @@
+/* compare: every registered algorithm of the problem that applies, run
+ * under the same model (and the same contention rule), ranked by cost. */
+#include "algo_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int rank(const mg_compare_row *r) { return r->refused ? 2 : (r->rep.verified ? 0 : 1); }
+
+static int by_cost(const void *a, const void *b) {
+  const mg_compare_row *x = a, *y = b;
+  int rx = rank(x), ry = rank(y);
+  if (rx != ry) return rx - ry;
+  if (rx == 2) return strcmp(x->algo->name, y->algo->name);
+  return x->rep.cost < y->rep.cost ? -1 : x->rep.cost > y->rep.cost ? 1 : strcmp(x->algo->name, y->algo->name);
+}
+
+mg_status mg_compare(const mg_problem_spec *pb, const mg_sim_opts *opts, int tune, mg_compare_row **rows, size_t *nrows,
+                     mg_err *err) {
+  size_t n = 0;
+  mg_compare_row *out = mg_calloc(mg_algo_count(), sizeof *out);
+  if (!out) return mg_fail(err, MG_ERR_NOMEM, "out of memory");
+  mg_sim_opts o;
+  memset(&o, 0, sizeof o);
+  if (opts) o = *opts;
+  o.keep_round_costs = 0;
+  o.on_resolved = NULL;
+  for (size_t i = 0; i < mg_algo_count(); i++) {
+    const mg_algo *a = mg_algo_at(i);
+    if (a->problem != pb->problem) continue;
+    mg_compare_row *r = &out[n++];
+    mg_err e = {{0}};
+    r->algo = a;
+    mg_status st = mg_algo_check(a, pb, &r->params, &e);
+    if (st == MG_OK && tune && a->candidates) {
+      mg_params second;
+      mg_report second_rep;
+      size_t evaluated;
+      st = mg_tune(a, pb, &o, &r->params, &r->rep, &second, &second_rep, &evaluated, &e);
+      mg_report_free(&second_rep);
+    } else if (st == MG_OK) {
+      st = mg_run(a, pb, &r->params, &o, &r->rep, &e);
+      if (st == MG_ERR_VIOLATION) st = MG_OK; /* kept, ranked after the verified */
+    }
+    if (st == MG_ERR_NOMEM) {
+      for (size_t k = 0; k < n; k++) mg_report_free(&out[k].rep);
+      free(out);
+      return mg_fail(err, st, "%s", e.msg);
+    }
+    if (st != MG_OK) {
+      mg_report_free(&r->rep);
+      memset(&r->rep, 0, sizeof r->rep);
+      r->refused = 1;
+      snprintf(r->reason, sizeof r->reason, "%s", e.msg[0] ? e.msg : mg_strerror(st));
+    }
+  }
+  qsort(out, n, sizeof *out, by_cost);
+  *rows = out;
+  *nrows = n;
+  return MG_OK;
+}

@@ -1,0 +1,85 @@
+/* tune: the parameter search of seed 000 section 4.2 ("a small program
+ * which searches for the optimal values"), made exact: every candidate is
+ * generated and verified by the simulator, and the least verified cost
+ * wins. */
+#include "algo_internal.h"
+
+#include <string.h>
+
+typedef struct tune_state {
+  const mg_algo *a;
+  const mg_problem_spec *pb;
+  mg_sim_opts opts;
+  mg_params best, second;
+  mg_report best_rep, second_rep;
+  int have_best, have_second;
+  size_t evaluated;
+} tune_state;
+
+static mg_status visit(void *arg, const mg_params *ps) {
+  tune_state *t = arg;
+  mg_report rep;
+  mg_err e;
+  mg_status st = mg_run(t->a, t->pb, ps, &t->opts, &rep, &e);
+  if (st == MG_ERR_NOMEM || st == MG_ERR_TOO_LARGE) return st;
+  if (st != MG_OK || !rep.verified) {
+    mg_report_free(&rep);
+    return MG_OK; /* a refused or invalid candidate is simply not a result */
+  }
+  t->evaluated++;
+  if (!t->have_best || rep.cost < t->best_rep.cost) {
+    if (t->have_best) {
+      mg_report_free(&t->second_rep);
+      t->second = t->best;
+      t->second_rep = t->best_rep;
+      t->have_second = 1;
+    }
+    t->best = *ps;
+    t->best_rep = rep;
+    t->have_best = 1;
+  } else if (!t->have_second || rep.cost < t->second_rep.cost) {
+    if (t->have_second) mg_report_free(&t->second_rep);
+    t->second = *ps;
+    t->second_rep = rep;
+    t->have_second = 1;
+  } else {
+    mg_report_free(&rep);
+  }
+  return MG_OK;
+}
+
+mg_status mg_tune(const mg_algo *a, const mg_problem_spec *pb, const mg_sim_opts *opts, mg_params *best,
+                  mg_report *best_rep, mg_params *runner_up, mg_report *runner_rep, size_t *evaluated, mg_err *err) {
+  tune_state t;
+  memset(&t, 0, sizeof t);
+  memset(best_rep, 0, sizeof *best_rep);
+  memset(runner_rep, 0, sizeof *runner_rep);
+  memset(runner_up, 0, sizeof *runner_up);
+  *evaluated = 0;
+  if (!a->candidates) return mg_fail(err, MG_ERR_UNSUPPORTED, "%s has no parameters to tune", a->name);
+  mg_params none;
+  memset(&none, 0, sizeof none);
+  mg_status st = mg_algo_check(a, pb, &none, err);
+  if (st != MG_OK) return st;
+  t.a = a;
+  t.pb = pb;
+  if (opts) t.opts = *opts;
+  t.opts.keep_round_costs = 0;
+  t.opts.on_resolved = NULL;
+  t.opts.progress = NULL;
+  st = a->candidates(pb, visit, &t, err);
+  if (st != MG_OK) {
+    if (t.have_best) mg_report_free(&t.best_rep);
+    if (t.have_second) mg_report_free(&t.second_rep);
+    return st;
+  }
+  if (!t.have_best) return mg_fail(err, MG_ERR_UNSUPPORTED, "no candidate of %s verifies here", a->name);
+  *best = t.best;
+  *best_rep = t.best_rep;
+  if (t.have_second) {
+    *runner_up = t.second;
+    *runner_rep = t.second_rep;
+  }
+  *evaluated = t.evaluated;
+  return MG_OK;
+}

@@ -1,0 +1,66 @@
+/* Seed 000 Table 1: gossip on rings of n PUs, cost in units of t'_l for
+ * r = t_s/t'_l. Rows: Approach 1 (ring), Approach 2 (concentrate). Each
+ * cell: the paper's value, our closed form, our simulated verified cost.
+ *
+ * Known differences (docs/paper-notes.md): Approach 1 is printed one unit
+ * above floor(n/2)*(r+1) when n = 3 mod 4; Approach 2 is printed as
+ * (2k-1)r + (k-1)n, which omits the (n-1)/2 units the concentration moves. */
+#include "tables.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const uint32_t T1_N[4] = {27, 81, 243, 729};
+static const double T1_R[4] = {2, 10, 50, 250};
+
+static const double T1_APPROACH1[4][4] = {
+    {40, 144, 664, 3264}, {120, 440, 2040, 10040}, {364, 1332, 6172, 30372}, {1092, 4004, 18564, 91364}};
+static const double T1_APPROACH2[4][4] = {
+    {64, 104, 304, 1304}, {257, 319, 593, 1993}, {990, 1062, 1422, 3222}, {3667, 3755, 4195, 6395}};
+
+static mg_status add_row(mg_table *out, const mg_sim_opts *opts, const char *algo, const char *label, int i, int j,
+                         double paper, const char *note, mg_err *err) {
+  char topo[32];
+  mg_problem_spec pb;
+  mg_status st;
+  memset(&pb, 0, sizeof pb);
+  pb.problem = MG_GOSSIP;
+  snprintf(topo, sizeof topo, "ring:%u", T1_N[i]);
+  if ((st = mg_topo_parse(topo, &pb.topo, err)) != MG_OK) return st;
+  mg_model_default(&pb.model);
+  mg_model_paper_units(&pb.model, T1_R[j], NULL);
+  pb.bytes = 1;
+  mg_table_cell c = mg_table_cell_empty();
+  snprintf(c.row, sizeof c.row, "n=%u %s", T1_N[i], label);
+  snprintf(c.col, sizeof c.col, "r=%g", T1_R[j]);
+  snprintf(c.algorithm, sizeof c.algorithm, "%s", algo);
+  snprintf(c.note, sizeof c.note, "%s", note);
+  c.paper = paper;
+  const mg_algo *a = mg_algo_find(algo);
+  if (a && a->closed_form) {
+    double v;
+    if (a->closed_form(&pb, &c.params, &v, NULL) == MG_OK) c.closed_form = v;
+  }
+  if ((st = mg_table_simulate(algo, &pb, opts, &c.simulated, err)) != MG_OK) return st;
+  return mg_table_add(out, &c, err);
+}
+
+static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
+  mg_status st = MG_OK;
+  for (int i = 0; i < 4 && st == MG_OK; i++)
+    for (int j = 0; j < 4 && st == MG_OK; j++) {
+      st = add_row(out, opts, "ring", "Approach 1", i, j, T1_APPROACH1[i][j],
+                   T1_N[i] % 4 == 3 ? "paper is floor(n/2)(r+1)+1 for n = 3 mod 4" : "", err);
+      if (st == MG_OK)
+        st = add_row(out, opts, "concentrate", "Approach 2", i, j, T1_APPROACH2[i][j],
+                     "paper omits the (n-1)/2 units of the concentration", err);
+    }
+  return st;
+}
+
+const mg_table_desc mg_table_juurlink_t1 = {
+    .name = "juurlink-t1",
+    .title = "seed 000 Table 1: gossip on rings, cost in t'_l units",
+    .build = build,
+};
