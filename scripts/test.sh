@@ -3,6 +3,7 @@
 # every test in both. This is the test command of the README and of CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if ! pkg-config --exists jansson cmocka 2>/dev/null; then bash scripts/install-deps.sh; fi
 jobs=$(nproc 2>/dev/null || echo 2)
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$jobs"
