@@ -303,8 +303,8 @@ mg_status mg_gossip_check_complete(mg_sim *s, mg_err *err) {
   uint64_t full_words = s->nitems / 64, rest = s->nitems % 64;
   for (uint32_t v = 0; v < s->N; v++) {
     const uint64_t *row = s->cur[v];
-    for (uint64_t w = 0; w <= full_words; w++) {
-      uint64_t want = w < full_words ? ~(uint64_t)0 : (rest ? (~(uint64_t)0 >> (64 - rest)) : 0);
+    for (uint64_t w = 0; w < s->W; w++) {
+      uint64_t want = w < full_words ? ~(uint64_t)0 : (~(uint64_t)0 >> (64 - rest));
       if ((row[w] & want) != want) {
         uint64_t it = w * 64 + (uint64_t)__builtin_ctzll(~row[w] & want);
         return mg_sim_violate(s, err, MG_RULE_INCOMPLETE, -1, -1, v, (int64_t)it,
