@@ -56,7 +56,7 @@ expect 2 run --algo ring --topo ring:9 extra
 expect 3 run --algo ring --topo ring:60000000
 expect 3 run --algo concentrate --topo ring:4096 --mem-limit 1M
 expect 3 run --algo ring --topo torus:100000x100000
-expect 1 run --algo ring --topo ring:9 --model port=one
+expect 2 run --algo ring --topo ring:9 --model port=one
 expect 0 run --algo ring --topo ring:9 --r 2
 expect 0 run --algo concentrate --topo line:10 --r 2 --json
 expect 2 bound --problem nonsense --topo ring:9
@@ -90,7 +90,7 @@ PY
 expect 1 verify "$tmp/clash.json"
 
 # no partial output file when the schedule is refused
-expect 1 run --algo ring --topo ring:9 --model port=one --export "$tmp/refused.json"
+expect 2 run --algo ring --topo ring:9 --model port=one --export "$tmp/refused.json"
 if ls "$tmp" | grep -q refused; then
   echo "FAIL: a refused export left a file: $(ls "$tmp")"
   fail=$((fail + 1))
