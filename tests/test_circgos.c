@@ -110,6 +110,10 @@ static void test_closed_form_exact(void **state) {
       assert_float_equal(v, cf, 1e-9);
     }
   assert_true(isnan(mg_jrs_circgos_ring(100, 10, 3, 1, 0, NULL))); /* 100 is no power of 3 */
+  mg_problem_spec one = th_problem(MG_GOSSIP, "ring:27", "port=one", 1);
+  mg_report rep;
+  assert_int_equal(th_run("circgos:a=3,b=1", &one, &rep), MG_ERR_UNSUPPORTED);
+  mg_report_free(&rep);
 }
 
 /* Lemma 6 as printed, Lemma 5's concentration, Theorem 2, Lemma 3. */

@@ -106,6 +106,8 @@ static mg_status cg_check(const mg_problem_spec *pb, const mg_params *ps, mg_err
   cg_cfg c;
   mg_status st = mg_check_1d_gossip(pb, "circgos", err);
   if (st != MG_OK) return st;
+  if (pb->model.port == MG_PORT_ONE)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "circgos needs all ports: a node sends both ways in a step (seed 000 section 2)");
   return cg_params(pb, ps, &c, err);
 }
 
@@ -512,7 +514,7 @@ const mg_algo mg_algo_circgos = {
     .problem = MG_GOSSIP,
     .summary = "CIRCGOS(a,b): concentrate into a bridgeheads, circulate, multiply bridgeheads by a in pipelined rounds",
     .paper = "seed 000 section 4.2, Lemma 6, Theorem 2; phase 3 pipelining of seed 002",
-    .restrictions = "rings and lines, any n >= 2, 2 <= a <= n",
+    .restrictions = "rings and lines, any n >= 2, 2 <= a <= n; all-port",
     .rounding = "segments floor(i n/a); a gap of G > a nodes gets new bridgeheads at floor(j G/a), a gap of G <= a all "
                 "its nodes; packets are origin ranges floor(q n/k); k = min(k, 2b - m + 1) per round (m = largest "
                 "gap), at least 1, steps ceil((k + m - 1)/2); lines: one-sided ends need k + m - 1 steps",
