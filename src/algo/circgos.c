@@ -448,12 +448,15 @@ static mg_status cg_closed_form(const mg_problem_spec *pb, const mg_params *ps, 
 /* Candidates for `tune`: every a in 2..n and b from max(1, floor(a/2))
  * up to floor(a/2) + 2 sqrt(n a) + 8 (the per-round cost
  * b (r + n/(2b-a+2)) grows past that), ranked by the exact step count of
- * cg_estimate; the best few are generated and verified, each with and
- * without the refinement, plus CIRCGOS(3, 1) with it (Approach 2). */
+ * cg_estimate; the best few are generated and verified, and again with
+ * the refinement when one of their rounds carries a single packet (only
+ * then does every transfer of a step shrink), plus CIRCGOS(3, 1) with it
+ * (Approach 2). */
 #define CG_KEEP 8
 typedef struct cg_cand {
   uint32_t a, b;
   double cost;
+  int single; /* some phase-3 round carries one packet: skip can pay */
 } cg_cand;
 
 static mg_status cg_visit(const cg_cand *cd, int skip, mg_status (*visit)(void *arg, const mg_params *ps), void *arg,
@@ -481,7 +484,11 @@ static mg_status cg_candidates(const mg_problem_spec *pb, mg_status (*visit)(voi
     uint32_t b1 = g.rounds ? b0 + (uint32_t)(2 * sqrt((double)n * a)) + 8 : b0;
     for (uint32_t b = b0; b <= b1; b++) {
       c.b = b;
-      cg_cand cd = {a, b, cg_estimate(&c, &g, pb, NULL)};
+      cg_cand cd = {a, b, cg_estimate(&c, &g, pb, NULL), 0};
+      for (int i = 0; i < g.rounds; i++) {
+        uint64_t steps;
+        if (mg_jrs_phase3_round(n, b, 0, g.m_two[i], g.m_one[i], &steps) == 1) cd.single = 1;
+      }
       int at = nkeep;
       while (at > 0 && keep[at - 1].cost > cd.cost) at--;
       if (at >= CG_KEEP) continue;
@@ -490,12 +497,14 @@ static mg_status cg_candidates(const mg_problem_spec *pb, mg_status (*visit)(voi
       keep[at] = cd;
     }
   }
+  int have31 = 0;
   for (int i = 0; i < nkeep; i++) {
+    if (keep[i].a == 3 && keep[i].b == 1) have31 = 1;
     if ((st = cg_visit(&keep[i], 0, visit, arg, err)) != MG_OK) return st;
-    if ((st = cg_visit(&keep[i], 1, visit, arg, err)) != MG_OK) return st;
+    if (keep[i].single && (st = cg_visit(&keep[i], 1, visit, arg, err)) != MG_OK) return st;
   }
-  if (n >= 3) {
-    cg_cand cd = {3, 1, 0};
+  if (n >= 3 && !have31) {
+    cg_cand cd = {3, 1, 0, 1};
     if ((st = cg_visit(&cd, 1, visit, arg, err)) != MG_OK) return st;
   }
   return MG_OK;
