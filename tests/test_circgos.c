@@ -241,6 +241,16 @@ static void test_corollary1(void **state) {
     mg_report_free(&br);
     mg_report_free(&sr);
   }
+  /* the same figures as `meshgossip table juurlink-cor1` */
+  const mg_table_desc *d = mg_table_find("juurlink-cor1");
+  assert_non_null(d);
+  mg_table t = {0};
+  assert_int_equal(d->build(&t, NULL, NULL), MG_OK);
+  assert_int_equal(t.n, 15);
+  assert_string_equal(t.cells[5].algorithm, "circgos");
+  assert_float_equal(t.cells[5].simulated, 1384, 1e-9); /* r = 10 */
+  assert_float_equal(t.cells[3].simulated, 4004, 1e-9);
+  mg_table_free(&t);
 }
 
 int main(void) {
