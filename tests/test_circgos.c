@@ -253,11 +253,38 @@ static void test_corollary1(void **state) {
   mg_table_free(&t);
 }
 
+/* tune's ranked search finds the least verified cost of a brute-force
+ * sweep over a, b and the refinement (ring:27 and line:27). */
+static void test_tune_matches_sweep(void **state) {
+  (void)state;
+  const char *topos[2] = {"ring:27", "line:27"};
+  const double rs[3] = {2, 10, 50};
+  const mg_algo *cg = mg_algo_find("circgos");
+  for (int ti = 0; ti < 2; ti++)
+    for (int ri = 0; ri < 3; ri++) {
+      mg_problem_spec pb = th_paper(MG_GOSSIP, topos[ti], rs[ri]);
+      double sweep = INFINITY;
+      for (uint32_t a = 2; a <= 27; a++)
+        for (uint32_t b = a / 2 ? a / 2 : 1; b <= a / 2 + 16; b++)
+          for (int skip = 0; skip < 2; skip++) {
+            double c = cost_of(topos[ti], rs[ri], "circgos:a=%u,b=%u,skip=%d", a, b, skip);
+            if (c < sweep) sweep = c;
+          }
+      mg_params best, second;
+      mg_report br, sr;
+      size_t ev;
+      assert_int_equal(mg_tune(cg, &pb, NULL, &best, &br, &second, &sr, &ev, NULL), MG_OK);
+      if (fabs(br.cost - sweep) > 1e-9) fail_msg("%s r=%g: tune %g, sweep %g", topos[ti], rs[ri], br.cost, sweep);
+      mg_report_free(&br);
+      mg_report_free(&sr);
+    }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_formulas),   cmocka_unit_test(test_closed_form_exact), cmocka_unit_test(test_degenerate),
       cmocka_unit_test(test_ring_bounds), cmocka_unit_test(test_table1),          cmocka_unit_test(test_corollary1),
-      cmocka_unit_test(test_verifies_everywhere),
+      cmocka_unit_test(test_verifies_everywhere), cmocka_unit_test(test_tune_matches_sweep),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

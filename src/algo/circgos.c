@@ -476,12 +476,15 @@ static mg_status cg_candidates(const mg_problem_spec *pb, mg_status (*visit)(voi
   int nkeep = 0;
   uint32_t n = pb->topo.n[0];
   mg_status st;
-  for (uint32_t a = 2; a <= n; a++) {
+  /* beyond a few thousand nodes a geometric grid of a keeps the search
+   * near-linear per candidate */
+  for (uint32_t a = 2; a <= n; a += n > 2048 ? (a / 32 ? a / 32 : 1) : 1) {
     cg_cfg c = {.n = n, .wrap = pb->topo.wrap[0], .a = a, .b = 1, .k = 0, .skip = 0};
     cg_geom g;
     if ((st = cg_walk(&c, &g, NULL, err)) != MG_OK) return st;
     uint32_t b0 = a / 2 ? a / 2 : 1;
     uint32_t b1 = g.rounds ? b0 + (uint32_t)(2 * sqrt((double)n * a)) + 8 : b0;
+    if (b1 > 4 * n + 4) b1 = 4 * n + 4; /* the range cg_params accepts */
     for (uint32_t b = b0; b <= b1; b++) {
       c.b = b;
       cg_cand cd = {a, b, cg_estimate(&c, &g, pb, NULL), 0};
