@@ -41,8 +41,9 @@
  *
  * Trace, ring:9, a=3, b=1: phase 1: 0->1, 2->1, 3->4, 5->4, 6->7, 8->7;
  *   phase 2: 1->4 {0..2}, 4->7 {3..5}, 7->1 {6..8} and leftwards;
- *   phase 3 (k=1): 1->2 and 4->2 carry all 9 items, likewise 4->5, 7->5,
- *   7->8, 1->8 (wrapping): gaps 1..4, 4..7, 7..1, each of m=2 new nodes.
+ *   phase 3 (gaps 1..4, 4..7, 7..1 of m = 2 new nodes, k = 2b - m + 1 = 1
+ *   packet, one step): 1->2, 4->3, 4->5, 7->6, 7->8, 1->0 (-1 hop), all 9
+ *   items each. Cost at r: 3 r + 1 + 3 + 9, as concentrate.
  */
 #include "algo_internal.h"
 
