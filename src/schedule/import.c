@@ -57,7 +57,7 @@ static mg_status read_info(json_t *root, mg_schedule_info *info, mg_err *err) {
     return mg_fail(err, MG_ERR_INVALID, "topology.dims: expected 1..%d extents", MG_MAX_DIMS);
   uint32_t n[MG_MAX_DIMS];
   for (size_t k = 0; k < json_array_size(dims); k++) {
-    uint64_t x;
+    uint64_t x = 0;
     if ((st = need_uint(json_array_get(dims, k), MG_MAX_NODES, &x, "topology.dims", err)) != MG_OK) return st;
     n[k] = (uint32_t)x;
   }
@@ -85,7 +85,7 @@ static mg_status read_info(json_t *root, mg_schedule_info *info, mg_err *err) {
     if ((st = mg_model_parse(spec, &info->model, err)) != MG_OK) return st;
   }
   if ((st = need_number(json_object_get(root, "bytes"), &info->bytes, "bytes", err)) != MG_OK) return st;
-  uint64_t P;
+  uint64_t P = 0;
   if ((st = need_uint(json_object_get(root, "pieces"), 1u << 16, &P, "pieces", err)) != MG_OK) return st;
   if (P < 1) return mg_fail(err, MG_ERR_INVALID, "pieces: must be at least 1");
   info->pieces = (uint32_t)P;
@@ -96,7 +96,7 @@ static mg_status read_transfer(json_t *o, const mg_schedule_info *info, mg_round
   mg_status st;
   char what[96];
   if (!json_is_object(o)) return mg_fail(err, MG_ERR_INVALID, "%s: expected a transfer object", where);
-  uint64_t src, dst, nitems = info->problem == MG_GOSSIP ? (uint64_t)info->topo.N * info->pieces
+  uint64_t src = 0, dst = 0, nitems = info->problem == MG_GOSSIP ? (uint64_t)info->topo.N * info->pieces
                                                           : (uint64_t)info->topo.N * info->topo.N;
   snprintf(what, sizeof what, "%s.src", where);
   if ((st = need_uint(json_object_get(o, "src"), UINT32_MAX - 1, &src, what, err)) != MG_OK) return st;
