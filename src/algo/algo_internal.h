@@ -8,6 +8,8 @@
 /* Every algorithm file defines one or more descriptors. */
 extern const mg_algo mg_algo_ring;
 extern const mg_algo mg_algo_concentrate;
+extern const mg_algo mg_algo_dimwise;
+extern const mg_algo mg_algo_dimwise_colored;
 
 /* Emits rounds: begin, then rounds, then end; owns one reusable round. */
 typedef struct mg_emit {
