@@ -18,7 +18,7 @@ static void verify(const char *algo, const char *topo) {
 static void test_2d_shapes(void **state) {
   (void)state;
   static const unsigned ext[] = {2, 3, 4, 5, 6, 7, 9, 10, 12};
-  static const char *const algos[] = {"dimwise", "dimwise-colored", "dimwise-colored:phases=2-1", "torgos"};
+  static const char *const algos[] = {"dimwise", "dimwise-colored", "dimwise-colored:phases=2-1", "torgos", "cubgos"};
   char topo[64];
   for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
     for (size_t j = 0; j < sizeof ext / sizeof ext[0]; j += 2)
@@ -45,7 +45,14 @@ static void test_nd_shapes(void **state) {
       verify("dimwise", topo);
       verify("dimwise-colored", topo);
       verify("dimwise-colored:phases=1-2-1", topo);
+      verify("cubgos", topo);
     }
+  verify("cubgos:a=1,b=3,x=2", "torus:9x9x9");
+  verify("cubgos:a=1,b=2,x=1", "mesh:4x4x4");
+  verify("cubgos", "torus:3x3x3x3");
+  verify("cubgos", "mesh:2x3x4x3");
+  verify("cubgos", "torus:3x3x3x3x3");
+  verify("cubgos", "mesh:2x2x2x2x2");
   verify("dimwise", "torus:3x3x3x3");
   verify("dimwise-colored", "mesh:2x3x4x3");
   verify("dimwise-colored", "torus:3x3x3x3x3");
@@ -58,6 +65,7 @@ static void test_big(void **state) {
   verify("torgos", "torus:27x27");
   verify("torgos:a=9,b=9,x=8", "torus:81x81");
   verify("dimwise-colored:phases=2-1", "torus:81x81");
+  verify("cubgos:a=9,b=9,x=8", "torus:81x81");
 }
 
 /* The recount of torgos's steps equals the simulator on tori. */
@@ -67,6 +75,8 @@ static void test_closed_forms(void **state) {
       {"torgos", "torus:9x9"},           {"torgos:a=1,b=3,x=2", "torus:27x27"}, {"torgos:a=3,b=9,x=7", "torus:27x27"},
       {"torgos:a=5", "torus:10x14"},     {"torgos:a=2,b=2,x=3", "torus:16x16"},  {"torgos:a=3,b=3/3,x=2/1", "torus:27x27"},
       {"dimwise-colored", "torus:9x9"}, {"dimwise-colored:phases=2-2", "torus:27x27"}, {"dimwise", "torus:5x5x5"},
+      {"cubgos", "torus:9x9x9"},        {"cubgos:a=1,b=3,x=2", "torus:9x9x9"}, {"cubgos:a=2,b=2", "torus:8x4x4"},
+      {"cubgos", "torus:27x27"},        {"cubgos", "torus:3x3x3x3"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     for (double r = 0; r <= 100; r += 50) {
