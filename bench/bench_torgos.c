@@ -1,5 +1,5 @@
 /* Benchmark: torgos verified on torus:243x243 (59,049 nodes, P = 2: the
- * gossip state is 2 N * ceil(2N/64) words, about 1.74 GB) and the d-D
+ * gossip state is 2 N * ceil(2N/64) words, about 1.74 GB), and cubgos and
  * dimwise-colored on torus:27x27x27; prints wall time, peak RSS, cost.
  * Usage: bench_torgos [torgos-spec [topology]] */
 #include <stdio.h>
