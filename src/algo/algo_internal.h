@@ -9,6 +9,10 @@
 extern const mg_algo mg_algo_ring;
 extern const mg_algo mg_algo_concentrate;
 extern const mg_algo mg_algo_circgos;
+extern const mg_algo mg_algo_dimwise;
+extern const mg_algo mg_algo_dimwise_colored;
+extern const mg_algo mg_algo_torgos;
+extern const mg_algo mg_algo_cubgos;
 
 /* Emits rounds: begin, then rounds, then end; owns one reusable round. */
 typedef struct mg_emit {

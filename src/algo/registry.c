@@ -9,6 +9,10 @@ static const mg_algo *const registry[] = {
     &mg_algo_ring,
     &mg_algo_concentrate,
     &mg_algo_circgos,
+    &mg_algo_dimwise,
+    &mg_algo_dimwise_colored,
+    &mg_algo_torgos,
+    &mg_algo_cubgos,
 };
 
 size_t mg_algo_count(void) { return sizeof registry / sizeof registry[0]; }

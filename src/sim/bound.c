@@ -98,6 +98,22 @@ static void gossip_bounds(const mg_problem_spec *pb, mg_bound *b) {
     add(b, "distance", (double)mg_topo_diameter(t) * m->td, "seed 000 Lemma 1 (D*t_d)", 1, "the diameter");
   }
   if (t->d == 1 && !one && m->switching != MG_SW_SAF) ring_bounds(pb, b);
+  /* Seed 000 Corollary 2's "trivial lower bound" d log3 n t_s + n^d/(2d)
+   * t'_l, for n^d grids of d >= 2: not valid as a bound. Its start-up term
+   * uses base 3 where a node of degree 2d can reach (2d+1)^t nodes in t
+   * rounds, and its transfer term charges N/(2d) units where a torus node's
+   * 2d in-arcs only force (N-1)/(2d) (the two are added although each is a
+   * separate lower bound; their sum exceeds the max, which is what Lemma 1
+   * gives). Shown beside the valid terms, never used. */
+  if (t->kind == MG_TOPO_GRID && t->d >= 2 && m->switching != MG_SW_SAF) {
+    int cube = 1;
+    for (int k = 1; k < t->d; k++) cube &= t->n[k] == t->n[0];
+    if (cube) {
+      double n = t->n[0], d = t->d;
+      add(b, "trivial (paper)", d * (log(n) / log(3.0)) * m->ts + N * L / (2 * d) * m->tl,
+          "seed 000 Corollary 2 proof", 0, "sum of a base-3 start-up count and N/(2d); not a valid bound");
+    }
+  }
 }
 
 static void exchange_bounds(const mg_problem_spec *pb, mg_bound *b) {

@@ -22,7 +22,7 @@ typedef struct mg_color_mask {
   uint64_t *bits;
 } mg_color_mask;
 
-#define MG_COLOR_CACHE 16
+#define MG_COLOR_CACHE 512
 
 struct mg_sim {
   mg_sim_opts opts;

@@ -1,0 +1,311 @@
+/*
+ * dimwise, dimwise-colored — HIGH-DIM-GOS and HIGH-DIM-GOS' of seed 000
+ * (section 4.3; section 5.1, Lemma 7, for d = 2).
+ *
+ * dimwise (HIGH-DIM-GOS): d phases; in phase f every line along axis f
+ * runs a 1D gossip whose "packets" are what its nodes hold, l * n_0 * ... *
+ * n_{f-1} bytes each. Each phase picks its own 1D algorithm because the
+ * packets grow by n per phase.
+ * dimwise-colored (HIGH-DIM-GOS'): every node's data is cut into P = d
+ * pieces; piece c is colour c and, in phase f, colour c gossips along axis
+ * (f + c) mod d, so all d axes are busy in every phase and each carries
+ * l/d * (product of the extents already gossiped by that colour) per
+ * packet. The paper colours PUs by (sum x_i) mod d; with P = d pieces every
+ * PU contributes its colour-c piece to the colour-c line through it, which
+ * gives every axis the same load and lets each line run an ordinary dense 1D
+ * gossip (docs/paper-notes.md: with colours by PU only n/d PUs of a line hold
+ * a packet and Lemma 7's n/4 start-ups of Approach 1 are not reachable).
+ *
+ * The 1D algorithm of each phase: parameter phases=A-B-... with one entry
+ * per axis, each 1 (ring, Approach 1), 2 (concentrate, Approach 2), 3
+ * (circgos, when registered), a 1D algorithm's name, or auto. auto (the
+ * default) simulates every registered 1D candidate (ring, concentrate,
+ * circgos, the tunable ones tuned) on one line with that phase's packet
+ * size and takes the cheapest: a lifted phase costs exactly its 1D cost with
+ * bytes scaled (src/algo/lift.h), so on an n x ... x n grid auto is the best
+ * combination. Seed 000's Approaches 1-1, 2-1, 2-2 are
+ * dimwise-colored:phases=1-1, phases=2-1, phases=2-2.
+ *
+ * Rounds: sum over phases of the 1D round counts (colored: the largest
+ * over the colours of a phase; the colours run in the same rounds on
+ * disjoint axes).
+ * Cost (torus n^d, wormhole): sum_f T_1D(n, l * n^f) for dimwise and
+ * sum_f T_1D(n, l * n^f / d) for dimwise-colored, e.g. Approach 1-1 on
+ * n x n: 2 * floor(n/2) * t_s + floor(n/2) * (1 + n) * l/2 * t_l.
+ * Restrictions: tori and meshes of d >= 2 dimensions, any extents; the
+ * colored variant needs all-port (it sends along d axes at once).
+ * Rounding: none; each line runs its 1D algorithm with that algorithm's own
+ * rounding, and non-square grids give each axis its own line length.
+ *
+ * Trace, dimwise-colored:phases=1-1 on torus:4x4: rounds 0-1, piece 0 goes
+ * around the rows (axis 0) and piece 1 around the columns (axis 1), one
+ * piece per message; rounds 2-3, piece 0 around the columns and piece 1
+ * around the rows, 4 pieces per message.
+ */
+#include "lift.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The registered 1D gossip algorithms a phase may use, by digit. */
+static const char *const digit_algo[] = {NULL, "ring", "concentrate", "circgos"};
+
+typedef struct dw_plan {
+  int d, colored;
+  uint32_t P;
+  const mg_algo *algo[MG_MAX_DIMS][MG_MAX_DIMS]; /* [phase][colour] */
+  mg_params ps[MG_MAX_DIMS][MG_MAX_DIMS];
+  double cost1d[MG_MAX_DIMS][MG_MAX_DIMS];       /* verified 1D cost, auto only */
+} dw_plan;
+
+static int axis_of(const dw_plan *p, int f, int c) { return p->colored ? (f + c) % p->d : f; }
+
+/* Axes gossiped by colour c before phase f. */
+static uint32_t done_mask(const dw_plan *p, int f, int c) {
+  uint32_t m = 0;
+  for (int g = 0; g < f; g++) m |= 1u << axis_of(p, g, c);
+  return m;
+}
+
+static double packet_bytes(const mg_problem_spec *pb, const dw_plan *p, int f, int c) {
+  double b = pb->bytes / p->P;
+  uint32_t m = done_mask(p, f, c);
+  for (int k = 0; k < pb->topo.d; k++)
+    if (m >> k & 1u) b *= pb->topo.n[k];
+  return b;
+}
+
+static mg_status dw_check_common(const mg_problem_spec *pb, const char *name, int colored, mg_err *err) {
+  if (pb->problem != MG_GOSSIP) return mg_fail(err, MG_ERR_UNSUPPORTED, "%s is a gossip algorithm", name);
+  if (pb->topo.kind != MG_TOPO_GRID || pb->topo.d < 2)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "%s needs a torus or mesh of 2 or more dimensions", name);
+  if (pb->model.switching == MG_SW_BUS) return mg_fail(err, MG_ERR_UNSUPPORTED, "%s does not run on buses", name);
+  if (colored && pb->model.port == MG_PORT_ONE)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "%s sends along %d axes at once: it needs all-port", name, pb->topo.d);
+  /* Every 1D gossip it can run per line (ring, concentrate, circgos) sends
+   * both ways along the line in the same step. */
+  if (pb->model.port == MG_PORT_ONE)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "%s runs 1D gossips that send both ways at once: it needs all-port", name);
+  return MG_OK;
+}
+
+/* Picks the cheapest verified 1D candidate for one line and packet size. */
+static mg_status pick_auto(const mg_problem_spec *pb1, const mg_algo **best, mg_params *best_ps, double *cost,
+                           mg_err *err) {
+  *best = NULL;
+  for (size_t i = 1; i < sizeof digit_algo / sizeof digit_algo[0]; i++) {
+    const mg_algo *a = mg_algo_find(digit_algo[i]);
+    mg_params ps, second;
+    mg_report rep, second_rep;
+    mg_err e;
+    mg_status st;
+    size_t evaluated;
+    memset(&ps, 0, sizeof ps);
+    if (!a || mg_algo_check(a, pb1, &ps, &e) != MG_OK) continue;
+    if (a->candidates) {
+      st = mg_tune(a, pb1, NULL, &ps, &rep, &second, &second_rep, &evaluated, &e);
+      if (st == MG_OK) mg_report_free(&second_rep);
+    } else {
+      st = mg_run(a, pb1, &ps, NULL, &rep, &e);
+    }
+    if (st == MG_ERR_NOMEM) return mg_fail(err, st, "%s", e.msg);
+    if (st == MG_OK && rep.verified && (!*best || rep.cost < *cost)) {
+      *best = a;
+      *best_ps = ps;
+      *cost = rep.cost;
+    }
+    if (st == MG_OK || st == MG_ERR_VIOLATION) mg_report_free(&rep);
+  }
+  if (!*best) return mg_fail(err, MG_ERR_UNSUPPORTED, "no 1D gossip algorithm applies to a line of this grid");
+  return MG_OK;
+}
+
+/* Parses phases= and resolves every (phase, colour) to a 1D algorithm. */
+static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, int colored, dw_plan *p, mg_err *err) {
+  const char *spec = ps ? mg_params_get(ps, "phases") : NULL;
+  char entry[MG_MAX_DIMS][40];
+  int d = pb->topo.d, ne = 0;
+  memset(p, 0, sizeof *p);
+  p->d = d;
+  p->colored = colored;
+  p->P = colored ? (uint32_t)d : 1u;
+  if (!spec || !strcmp(spec, "auto")) {
+    for (int f = 0; f < d; f++) snprintf(entry[f], sizeof entry[f], "auto");
+    ne = d;
+  } else {
+    const char *s = spec;
+    while (*s) {
+      const char *dash = strchr(s, '-');
+      size_t len = dash ? (size_t)(dash - s) : strlen(s);
+      if (ne == d || len == 0 || len >= sizeof entry[0])
+        return mg_fail(err, MG_ERR_INVALID, "phases=%s: give one entry per axis (%d), e.g. phases=2-1", spec, d);
+      memcpy(entry[ne], s, len);
+      entry[ne++][len] = 0;
+      s += len + (dash ? 1 : 0);
+      if (dash && !*s) return mg_fail(err, MG_ERR_INVALID, "phases=%s ends with '-'", spec);
+    }
+    if (ne != d)
+      return mg_fail(err, MG_ERR_INVALID, "phases=%s has %d entries for %d axes", spec, ne, d);
+  }
+  for (int f = 0; f < d; f++) {
+    for (int c = 0; c < (colored ? d : 1); c++) {
+      mg_problem_spec pb1;
+      mg_status st = mg_lift_problem(pb, axis_of(p, f, c), packet_bytes(pb, p, f, c), &pb1, err);
+      if (st != MG_OK) return st;
+      p->cost1d[f][c] = NAN;
+      if (!strcmp(entry[f], "auto")) {
+        st = pick_auto(&pb1, &p->algo[f][c], &p->ps[f][c], &p->cost1d[f][c], err);
+        if (st != MG_OK) return st;
+        continue;
+      }
+      const char *name = entry[f];
+      if (entry[f][0] >= '1' && entry[f][0] <= '3' && !entry[f][1]) name = digit_algo[entry[f][0] - '0'];
+      const mg_algo *a = mg_algo_find(name);
+      if (!a)
+        return mg_fail(err, MG_ERR_UNSUPPORTED, "phases: 1D algorithm '%s' is not registered", name);
+      memset(&p->ps[f][c], 0, sizeof p->ps[f][c]);
+      st = mg_algo_check(a, &pb1, &p->ps[f][c], err);
+      if (st != MG_OK) return st;
+      p->algo[f][c] = a;
+    }
+  }
+  return MG_OK;
+}
+
+static mg_status dw_generate_common(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, int colored,
+                                    const char *name, mg_err *err) {
+  dw_plan p;
+  mg_sched1d sch[MG_MAX_DIMS][MG_MAX_DIMS];
+  int ncol = colored ? pb->topo.d : 1, d = pb->topo.d;
+  mg_status st;
+  mg_emit e;
+  memset(&e, 0, sizeof e);
+  memset(sch, 0, sizeof sch);
+  MG_CHECK(make_plan(pb, ps, colored, &p, err));
+  uint32_t flags = 0;
+  int64_t hint = 0;
+  for (int f = 0; f < d; f++) {
+    size_t most = 0;
+    for (int c = 0; c < ncol; c++) {
+      mg_problem_spec pb1;
+      MG_CHECK(mg_lift_problem(pb, axis_of(&p, f, c), packet_bytes(pb, &p, f, c), &pb1, err));
+      MG_CHECK(mg_sched1d_record(p.algo[f][c], &pb1, &p.ps[f][c], &sch[f][c], err));
+      flags |= sch[f][c].info.flags;
+      if (sch[f][c].n > most) most = sch[f][c].n;
+    }
+    hint += (int64_t)most;
+  }
+  MG_CHECK(mg_emit_begin(&e, sink, pb, name, ps, p.P, flags, hint, err));
+  int64_t offset = 0;
+  for (int f = 0; f < d; f++) {
+    size_t most = 0;
+    for (int c = 0; c < ncol; c++)
+      if (sch[f][c].n > most) most = sch[f][c].n;
+    for (size_t k = 0; k < most; k++) {
+      for (int c = 0; c < ncol; c++) {
+        if (k >= sch[f][c].n) continue;
+        mg_lift L = {.topo = &pb->topo,
+                     .axis = axis_of(&p, f, c),
+                     .done_mask = done_mask(&p, f, c),
+                     .use_piece = colored,
+                     .piece = (uint32_t)c,
+                     .round_offset = offset};
+        MG_CHECK(mg_lift_round(&L, &sch[f][c].rounds[k], &e, err));
+      }
+      MG_CHECK(mg_emit_round(&e, err));
+    }
+    offset += (int64_t)most;
+  }
+  MG_CHECK(mg_emit_end(&e, err));
+out:
+  mg_emit_free(&e);
+  for (int f = 0; f < MG_MAX_DIMS; f++)
+    for (int c = 0; c < MG_MAX_DIMS; c++) mg_sched1d_free(&sch[f][c]);
+  return st;
+}
+
+/* Sum over phases of the 1D closed forms at that phase's packet size; on
+ * an n x ... x n grid every colour of a phase has the same cost, so the
+ * merged rounds cost exactly that sum. */
+static mg_status dw_closed_common(const mg_problem_spec *pb, const mg_params *ps, int colored, double *cost,
+                                  mg_err *err) {
+  dw_plan p;
+  for (int k = 1; k < pb->topo.d; k++)
+    if (pb->topo.n[k] != pb->topo.n[0] || pb->topo.wrap[k] != pb->topo.wrap[0])
+      return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form for n x ... x n grids only");
+  mg_status st = make_plan(pb, ps, colored, &p, err);
+  if (st != MG_OK) return st;
+  double sum = 0;
+  for (int f = 0; f < pb->topo.d; f++) {
+    mg_problem_spec pb1;
+    double v;
+    st = mg_lift_problem(pb, axis_of(&p, f, 0), packet_bytes(pb, &p, f, 0), &pb1, err);
+    if (st != MG_OK) return st;
+    if (!p.algo[f][0]->closed_form) return mg_fail(err, MG_ERR_UNSUPPORTED, "%s has no closed form", p.algo[f][0]->name);
+    st = p.algo[f][0]->closed_form(&pb1, &p.ps[f][0], &v, err);
+    if (st != MG_OK) return st;
+    sum += v;
+  }
+  *cost = sum;
+  return MG_OK;
+}
+
+static mg_status dw_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
+  mg_status st = dw_check_common(pb, "dimwise", 0, err);
+  dw_plan p;
+  if (st == MG_OK && ps && mg_params_get(ps, "phases") && strcmp(mg_params_get(ps, "phases"), "auto"))
+    st = make_plan(pb, ps, 0, &p, err);
+  return st;
+}
+static mg_status dwc_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
+  mg_status st = dw_check_common(pb, "dimwise-colored", 1, err);
+  dw_plan p;
+  if (st == MG_OK && ps && mg_params_get(ps, "phases") && strcmp(mg_params_get(ps, "phases"), "auto"))
+    st = make_plan(pb, ps, 1, &p, err);
+  return st;
+}
+static mg_status dw_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
+  return dw_generate_common(pb, ps, sink, 0, "dimwise", err);
+}
+static mg_status dwc_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
+  return dw_generate_common(pb, ps, sink, 1, "dimwise-colored", err);
+}
+static mg_status dw_closed(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
+  return dw_closed_common(pb, ps, 0, cost, err);
+}
+static mg_status dwc_closed(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
+  return dw_closed_common(pb, ps, 1, cost, err);
+}
+
+static const mg_param_desc dw_params[] = {
+    {"phases", "auto",
+     "1D algorithm per phase, one entry per axis joined by '-': 1 ring, 2 concentrate, 3 circgos, a name, or auto"},
+    {NULL, NULL, NULL}};
+
+const mg_algo mg_algo_dimwise = {
+    .name = "dimwise",
+    .problem = MG_GOSSIP,
+    .summary = "HIGH-DIM-GOS: a 1D gossip along each axis in turn, the best 1D algorithm per phase",
+    .paper = "seed 000 section 4.3 (HIGH-DIM-GOS), Theorem 3",
+    .restrictions = "tori and meshes of 2 or more dimensions, any extents",
+    .rounding = "none: each line uses its 1D algorithm's own rounding; non-square grids use each axis's length",
+    .params = dw_params,
+    .check = dw_check,
+    .generate = dw_generate,
+    .closed_form = dw_closed,
+};
+
+const mg_algo mg_algo_dimwise_colored = {
+    .name = "dimwise-colored",
+    .problem = MG_GOSSIP,
+    .summary = "HIGH-DIM-GOS': d colours (pieces) gossip along d different axes at once; Approaches 1-1, 2-1, 2-2",
+    .paper = "seed 000 sections 4.3 (HIGH-DIM-GOS') and 5.1, Lemma 7",
+    .restrictions = "tori and meshes of 2 or more dimensions, any extents; all-port",
+    .rounding = "none: each line uses its 1D algorithm's own rounding; on non-square grids the colours of a phase "
+                "run in the same rounds and the phase lasts as long as its longest colour",
+    .params = dw_params,
+    .check = dwc_check,
+    .generate = dwc_generate,
+    .closed_form = dwc_closed,
+};
