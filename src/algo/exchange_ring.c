@@ -1,0 +1,104 @@
+/*
+ * exchange-ring — complete exchange on a ring by the positive and negative
+ * gather-scatter trees of seed 001 (Tseng, Ni, Sheu), section 2: gathering
+ * phases GP_0..GP_{d-2}, then scattering phases SP_{d-2}..SP_0 on each tree
+ * (Definitions 1-3), blocks routed by the rules of sections 2.2-2.3, the
+ * two trees overlapped under the one-port model with the negative phases
+ * shifted by one and GP_0/SP_0 split by parity (section 2.4). Any ring length
+ * by the irregular trees of section 5 (d = ceil(lg n), the last sender of a
+ * level wraps to v_0). The plan itself is in gstree.c.
+ *
+ * Rounds: 2d-2 on a ring of 2^d (overlap=1), 2(2d-2) with overlap=0 (the
+ * original positive phases, then the negative ones). On other lengths a
+ * phase whose two trees would make a node send or receive twice is split in
+ * two rounds (measured: see docs/paper-notes.md).
+ * Cost (Theorem 1, n = 2^d, d >= 3, distance-insensitive wormhole):
+ *   (2d-2) t_s + (T+ + 2) b t_x   (T+ + 3 for d = 3), T+ of Lemma 6.
+ * Restrictions: rings (one wrapped dimension), n >= 2; one-port is what the
+ *   schedule is built for (it also verifies all-port).
+ * Rounding: none; odd and non-power-of-two rings use the irregular trees.
+ *
+ * Trace, ring:8 (d = 3), overlap=1, blocks per message:
+ *   GP_0: 1->2, 3->4, 5->6, 7->0 (+) carry 4 each; 0->7, 2->1, 4->3, 6->5 (-)
+ *   GP_1: 0->2, 2->4, 4->6, 6->0 (+); 1->7, 3->1, 5->3, 7->5 (-)
+ *   SP_1 and SP_0 scatter back; 4 rounds, 4+7+4+4 = ... see the tests.
+ */
+#include "algo_internal.h"
+#include "../analytic/tseng.h"
+
+#include <string.h>
+
+static mg_status xring_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
+  int64_t ov;
+  mg_status st = mg_param_int(ps, "overlap", 1, 0, 1, &ov, err);
+  if (st != MG_OK) return st;
+  if (pb->problem != MG_EXCHANGE) return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-ring solves complete exchange");
+  if (pb->topo.kind != MG_TOPO_GRID || pb->topo.d != 1 || !pb->topo.wrap[0])
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-ring needs a ring (one wrapped dimension)");
+  if (pb->model.switching == MG_SW_BUS) return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-ring does not run on buses");
+  return MG_OK;
+}
+
+static mg_status xring_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
+  mg_status st = MG_OK;
+  int64_t ov = 1;
+  mg_gs_plan plan;
+  mg_emit e;
+  int begun = 0;
+  int32_t *who = NULL;
+  memset(&plan, 0, sizeof plan);
+  MG_CHECK(mg_param_int(ps, "overlap", 1, 0, 1, &ov, err));
+  MG_CHECK(mg_gs_plan_build(pb->topo.n[0], (int)ov, &plan, err));
+  who = mg_calloc(pb->topo.n[0], sizeof *who);
+  if (!who) MG_CHECK(mg_fail(err, MG_ERR_NOMEM, "out of memory"));
+  MG_CHECK(mg_emit_begin(&e, sink, pb, "exchange-ring", ps, 1, 0, (int64_t)plan.nrounds, err));
+  begun = 1;
+  for (size_t r = 0; r < plan.nrounds; r++) {
+    for (size_t k = plan.rstart[r]; k < plan.rstart[r + 1]; k++) {
+      mg_transfer tr;
+      MG_CHECK(mg_gs_transfer(&pb->topo, &plan, k, plan.x[k].src, 0, 1, &tr, err));
+      MG_CHECK(mg_emit_add(&e, &tr, err));
+    }
+    MG_CHECK(mg_emit_round(&e, err));
+  }
+  MG_CHECK(mg_emit_end(&e, err));
+out:
+  if (begun) mg_emit_free(&e);
+  free(who);
+  mg_gs_plan_free(&plan);
+  return st;
+}
+
+/* Theorem 1 on rings of 2^d, d >= 3, priced with the paper's
+ * distance-insensitive wormhole cost. */
+static mg_status xring_closed_form(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
+  int64_t ov = 1;
+  int d;
+  mg_status st = mg_param_int(ps, "overlap", 1, 0, 1, &ov, err);
+  if (st != MG_OK) return st;
+  const mg_model *m = &pb->model;
+  if (m->switching != MG_SW_WORMHOLE || m->td != 0)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "Theorem 1 is stated for distance-insensitive wormhole routing (td = 0)");
+  if (!ov) return mg_fail(err, MG_ERR_UNSUPPORTED, "Theorem 1 prices the overlapped trees (overlap=1)");
+  if (!mg_is_pow(pb->topo.n[0], 2, &d) || d < 3)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "Theorem 1 holds for rings of 2^d nodes, d >= 3");
+  *cost = tseng_price(tseng_thm1(d), m->ts, pb->bytes * m->tl);
+  return MG_OK;
+}
+
+static const mg_param_desc xring_params[] = {
+    {"overlap", "1", "1: + and - trees share rounds (section 2.4); 0: + tree, then - tree"},
+    {NULL, NULL, NULL}};
+
+const mg_algo mg_algo_exchange_ring = {
+    .name = "exchange-ring",
+    .problem = MG_EXCHANGE,
+    .summary = "gather-scatter trees, + and - overlapped under one-port",
+    .paper = "seed 001 section 2 (Definitions 1-3, Lemmas 2-6, Theorem 1), section 5",
+    .restrictions = "rings, any n >= 2",
+    .rounding = "non-powers of two use the irregular trees of section 5; a clashing phase takes two rounds",
+    .params = xring_params,
+    .check = xring_check,
+    .generate = xring_generate,
+    .closed_form = xring_closed_form,
+};
