@@ -34,6 +34,7 @@ tseng_cost tseng_lemma6(int d) {
   tseng_cost c = {2.0 * d - 2, 0};
   if (d <= 5) c.blocks = (1.0 / 3) * (31.0 / 32) * p2(2 * d - 1) + p2(d - 3) - 1.0 / 3;
   else c.blocks = (1.0 / 3) * (65.0 / 64) * p2(2 * d - 1) - p2(d - 2) - 1.0 / 3;
+  c.blocks = nearbyint(c.blocks); /* an integer; the thirds only round off */
   return c;
 }
 

@@ -1,0 +1,95 @@
+/* Seed 001 (Tseng, Ni, Sheu): the ring gather-scatter trees against
+ * Lemmas 2-5 phase by phase and Theorem 1 in total; verification of the
+ * exchange algorithms over many shapes under one-port and strict contention. */
+#include "helpers.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analytic/tseng.h"
+
+/* Runs with ts = 0, tl = 1, L = 1 so that each round costs its largest
+ * message in blocks; returns the report (round costs kept). */
+static mg_report run_rounds(const char *algo, const char *topo) {
+  mg_problem_spec pb = th_problem(MG_EXCHANGE, topo, "port=one,contention=strict,ts=0,tl=1", 1.0);
+  const mg_algo *a;
+  mg_params ps;
+  mg_err err = {{0}};
+  mg_report rep;
+  mg_sim_opts o;
+  memset(&o, 0, sizeof o);
+  o.keep_round_costs = 1;
+  if (mg_algo_lookup(algo, &a, &ps, &err) != MG_OK) fail_msg("%s", err.msg);
+  mg_status st = mg_run(a, &pb, &ps, &o, &rep, &err);
+  if (st != MG_OK || !rep.verified) fail_msg("%s on %s: %s %s", algo, topo, err.msg, rep.violation.msg);
+  return rep;
+}
+
+/* overlap=0 runs the original positive phases first: GP_0..GP_{d-2},
+ * SP_{d-2}..SP_0, each priced by Lemmas 2-5 (Case 1 vs Case 2 maximum). */
+static void test_ring_phases_lemmas(void **state) {
+  (void)state;
+  for (int d = 3; d <= 10; d++) {
+    char topo[32];
+    snprintf(topo, sizeof topo, "ring:%d", 1 << d);
+    mg_report rep = run_rounds("exchange-ring:overlap=0", topo);
+    assert_true(rep.n_round_costs > (size_t)(2 * d - 2) && rep.n_round_costs <= (size_t)(4 * d - 4));
+    for (int l = 0; l <= d - 3; l++) {
+      assert_true(rep.round_costs[l] == tseng_lemma2_blocks(d, l));                  /* Lemma 2 */
+      assert_true(rep.round_costs[2 * d - 3 - l] == tseng_lemma2_blocks(d, l));      /* Lemma 5 */
+      assert_true(tseng_cor1_blocks(d, l) == tseng_lemma2_blocks(d, l));             /* Corollary 1 */
+    }
+    assert_true(rep.round_costs[d - 2] == tseng_lemma3_blocks(d)); /* Lemma 3 */
+    assert_true(rep.round_costs[d - 1] == tseng_lemma4_blocks(d)); /* Lemma 4 */
+    double plus = 0;
+    for (int r = 0; r < 2 * d - 2; r++) plus += rep.round_costs[r];
+    assert_true(plus == tseng_lemma6_sum(d).blocks); /* Lemma 6 (proof) */
+    assert_true(plus == tseng_lemma6(d).blocks);     /* Lemma 6 (closed form) */
+    mg_report_free(&rep);
+  }
+}
+
+/* overlap=1: 2d-2 rounds and the total of Theorem 1; the extra blocks sit
+ * in GP_0 and SP_0 (and GP_1 for d = 3) as its proof says. */
+static void test_ring_theorem1(void **state) {
+  (void)state;
+  for (int d = 3; d <= 10; d++) {
+    char topo[32];
+    snprintf(topo, sizeof topo, "ring:%d", 1 << d);
+    mg_report rep = run_rounds("exchange-ring", topo);
+    assert_int_equal(rep.rounds, 2 * d - 2);
+    if (rep.cost != tseng_thm1(d).blocks) fail_msg("d=%d cost %g thm1 %g", d, rep.cost, tseng_thm1(d).blocks);
+    assert_true(rep.round_costs[0] == tseng_lemma2_blocks(d, 0) + 1);
+    assert_true(rep.round_costs[2 * d - 3] == tseng_lemma2_blocks(d, 0) + 1);
+    mg_report_free(&rep);
+    /* the closed form callback prices Theorem 1 */
+    mg_problem_spec pb = th_paper(MG_EXCHANGE, topo, 7);
+    pb.model.port = MG_PORT_ONE;
+    const mg_algo *a = mg_algo_find("exchange-ring");
+    double cf;
+    assert_int_equal(a->closed_form(&pb, NULL, &cf, NULL), MG_OK);
+    assert_true(cf == 7 * (2 * d - 2) + tseng_thm1(d).blocks);
+    assert_true(fabs(th_cost("exchange-ring", &pb) - cf) < 1e-9);
+  }
+}
+
+static void test_ring_verifies_any_length(void **state) {
+  (void)state;
+  for (int n = 2; n <= 64; n++) {
+    char topo[32];
+    snprintf(topo, sizeof topo, "ring:%d", n);
+    mg_problem_spec pb = th_problem(MG_EXCHANGE, topo, "port=one,contention=strict,ts=1,tl=1", 1.0);
+    th_cost("exchange-ring", &pb);
+    th_cost("exchange-ring:overlap=0", &pb);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_ring_phases_lemmas),
+      cmocka_unit_test(test_ring_theorem1),
+      cmocka_unit_test(test_ring_verifies_any_length),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
