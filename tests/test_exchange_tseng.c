@@ -85,11 +85,50 @@ static void test_ring_verifies_any_length(void **state) {
   }
 }
 
+/* T1 / C1: verified on 2D tori of sides 2..16 (even and odd) and the 3D
+ * shapes; the cost equals Lemma 7 (2D), 3 T_1D(d, n^2 b) (C1) and the sum
+ * over axes for non-square powers of two. */
+static void test_dimwise(void **state) {
+  (void)state;
+  char topo[48];
+  for (int a = 2; a <= 16; a++)
+    for (int b = 2; b <= 16; b += (a % 2 ? 3 : 1)) {
+      snprintf(topo, sizeof topo, "torus:%dx%d", a, b);
+      mg_problem_spec pb = th_problem(MG_EXCHANGE, topo, "port=one,contention=strict,ts=1,tl=1", 1.0);
+      th_cost("exchange-dimwise", &pb);
+    }
+  const char *cubes[] = {"torus:4x4x4", "torus:8x8x8", "torus:4x8x12", "torus:3x5x7"};
+  for (int i = 0; i < 4; i++) {
+    mg_problem_spec pb = th_problem(MG_EXCHANGE, cubes[i], "port=one,contention=strict,ts=1,tl=1", 1.0);
+    th_cost("exchange-dimwise", &pb);
+  }
+  for (int d = 3; d <= 5; d++) {
+    snprintf(topo, sizeof topo, "torus:%dx%d", 1 << d, 1 << d);
+    mg_problem_spec pb = th_paper(MG_EXCHANGE, topo, 3);
+    pb.model.port = MG_PORT_ONE;
+    tseng_cost c = tseng_lemma7(d);
+    assert_true(th_cost("exchange-dimwise", &pb) == 3 * c.startups + c.blocks); /* Lemma 7 */
+  }
+  {
+    mg_problem_spec pb = th_paper(MG_EXCHANGE, "torus:8x8x8", 3);
+    pb.model.port = MG_PORT_ONE;
+    tseng_cost c = tseng_c1(3);
+    assert_true(th_cost("exchange-dimwise", &pb) == 3 * c.startups + c.blocks); /* section 4, C1 */
+  }
+  {
+    mg_problem_spec pb = th_paper(MG_EXCHANGE, "torus:8x16", 3);
+    pb.model.port = MG_PORT_ONE;
+    double want = 3 * (4 + 6) + 16 * tseng_thm1(3).blocks + 8 * tseng_thm1(4).blocks;
+    assert_true(th_cost("exchange-dimwise", &pb) == want);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_ring_phases_lemmas),
       cmocka_unit_test(test_ring_theorem1),
       cmocka_unit_test(test_ring_verifies_any_length),
+      cmocka_unit_test(test_dimwise),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -74,5 +74,16 @@ void mg_gs_senders(const mg_gs_plan *p, size_t r, int32_t *who);
  * coordinate along axis. */
 mg_status mg_gs_transfer(const mg_topo *t, const mg_gs_plan *p, size_t k, uint32_t node, int axis, uint32_t dil,
                          mg_transfer *out, mg_err *err);
+/* A group of nodes running one plan along one axis (dilation dil). */
+typedef struct mg_gs_group {
+  const mg_gs_plan *plan;
+  int axis;
+  uint32_t dil;
+} mg_gs_group;
+/* Emits the rounds of a stage in which every group runs its plan at once:
+ * round r holds round r of every group's plan; group_of(coords) says which
+ * group a node belongs to (NULL: all in group 0; -1: idle). */
+mg_status mg_gs_emit_stage(mg_emit *e, const mg_topo *t, const mg_gs_group *g, int ngroups,
+                           int (*group_of)(const uint32_t *x, void *arg), void *arg, mg_err *err);
 
 #endif

@@ -409,3 +409,36 @@ mg_status mg_gs_transfer(const mg_topo *t, const mg_gs_plan *p, size_t k, uint32
   out->sel.box.len[axis] = ru->len * dil - (dil - 1);
   return MG_OK;
 }
+
+mg_status mg_gs_emit_stage(mg_emit *e, const mg_topo *t, const mg_gs_group *g, int ngroups,
+                           int (*group_of)(const uint32_t *x, void *arg), void *arg, mg_err *err) {
+  mg_status st = MG_OK;
+  size_t rounds = 0;
+  int32_t **who = mg_calloc((uint64_t)ngroups, sizeof *who);
+  if (!who) return mg_fail(err, MG_ERR_NOMEM, "out of memory");
+  for (int k = 0; k < ngroups; k++) {
+    if (g[k].plan->nrounds > rounds) rounds = g[k].plan->nrounds;
+    who[k] = mg_calloc(g[k].plan->n ? g[k].plan->n : 1, sizeof(int32_t));
+    if (!who[k]) MG_CHECK(mg_fail(err, MG_ERR_NOMEM, "out of memory"));
+  }
+  for (size_t r = 0; r < rounds; r++) {
+    for (int k = 0; k < ngroups; k++)
+      if (r < g[k].plan->nrounds) mg_gs_senders(g[k].plan, r, who[k]);
+    for (uint32_t u = 0; u < t->N; u++) {
+      uint32_t x[MG_MAX_DIMS];
+      mg_topo_coords(t, u, x);
+      int k = group_of ? group_of(x, arg) : 0;
+      if (k < 0 || r >= g[k].plan->nrounds) continue;
+      int32_t q = who[k][x[g[k].axis] / g[k].dil];
+      if (q < 0) continue;
+      mg_transfer tr;
+      MG_CHECK(mg_gs_transfer(t, g[k].plan, (size_t)q, u, g[k].axis, g[k].dil, &tr, err));
+      MG_CHECK(mg_emit_add(e, &tr, err));
+    }
+    MG_CHECK(mg_emit_round(e, err));
+  }
+out:
+  for (int k = 0; k < ngroups; k++) free(who[k]);
+  free(who);
+  return st;
+}

@@ -9,6 +9,7 @@ static const mg_algo *const registry[] = {
     &mg_algo_ring,
     &mg_algo_concentrate,
     &mg_algo_exchange_ring,
+    &mg_algo_exchange_dimwise,
 };
 
 size_t mg_algo_count(void) { return sizeof registry / sizeof registry[0]; }
