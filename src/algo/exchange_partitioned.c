@@ -1,0 +1,124 @@
+/*
+ * exchange-partitioned — algorithm T4 of seed 001 (section 3.2): the 2D
+ * torus is cut into four node-disjoint logical tori P_{i,j} = {(x,y) : x mod
+ * 2 = i, y mod 2 = j}, each a dilation-2 torus of (n0/2) x (n1/2) nodes.
+ *   Pre1: (x,y) -> (x+1,y) all blocks aimed at P_{i+1,j} and P_{i+1,j+1};
+ *   Pre2: (x,y) -> (x,y+1) all blocks (own and received) aimed at P_{i,j+1};
+ * then every node holds the blocks of itself and of (x-1,y), (x,y-1),
+ * (x-1,y-1) for its own logical torus, and the four tori run T1 (the ring
+ * gather-scatter exchange along x, then y) at once, P_{0,0} and P_{1,1}
+ * X-stage first, P_{0,1} and P_{1,0} Y-stage first (Table 1), so that
+ * the four tori never share a link; the simulator checks that claim under
+ * strict contention.
+ *
+ * Rounds: 2 + rounds(X plan on n0/2) ... on 2^d x 2^d: 2 + 2(2(d-1) - 2) = 4d - 6.
+ * Cost (Theorem 2, 2^d x 2^d, d >= 4): 2 t_s + 2^{2d} b t_x + T_2D,T1(d-1, 4b).
+ * Restrictions: 2D tori with even extents (any even sizes, non-square too).
+ * Rounding: the logical rings use the ring plan of their own length (the
+ *   irregular trees of section 5 when n/2 is not a power of two); in a stage
+ *   the shorter plan simply ends earlier.
+ *
+ * Trace, torus:8x8: Pre1 (32 blocks per node), Pre2 (32), then 2 rounds of
+ * the ring:4 plan along x in P00/P11 and along y in P01/P10, then 2 rounds
+ * with the axes swapped; every logical message carries 4*4 blocks per unit.
+ */
+#include "algo_internal.h"
+#include "../analytic/tseng.h"
+
+#include <string.h>
+
+static mg_status part_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
+  (void)ps;
+  if (pb->problem != MG_EXCHANGE)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-partitioned solves complete exchange");
+  if (pb->topo.kind != MG_TOPO_GRID || !mg_topo_is_torus(&pb->topo) || pb->topo.d != 2)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-partitioned (T4) needs a 2D torus");
+  if (pb->topo.n[0] % 2 || pb->topo.n[1] % 2)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "T4 needs even extents (four logical tori by parity)");
+  if (pb->model.switching == MG_SW_BUS)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-partitioned does not run on buses");
+  return MG_OK;
+}
+
+/* Group of a node in a stage: (i,j) -> 2j + i. */
+static int parity_group(const uint32_t *x, void *arg) {
+  (void)arg;
+  return (int)(2 * (x[1] % 2) + x[0] % 2);
+}
+
+/* Pre-phase: every node sends along dim (+1) the blocks whose destination's
+ * coordinate along dim has the other parity. */
+static mg_status pre_phase(mg_emit *e, const mg_topo *t, int dim, mg_err *err) {
+  mg_status st = MG_OK;
+  for (uint32_t u = 0; u < t->N && st == MG_OK; u++) {
+    uint32_t x[MG_MAX_DIMS];
+    mg_topo_coords(t, u, x);
+    uint32_t v = mg_topo_step(t, u, dim, 1);
+    mg_transfer tr = mg_xfer_line(u, v, dim, 1);
+    tr.sel.flags = MG_SEL_COLOR;
+    memset(tr.sel.color_w, 0, sizeof tr.sel.color_w);
+    tr.sel.color_w[dim] = 1;
+    tr.sel.color_m = 2;
+    tr.sel.color_c = (x[dim] + 1) % 2;
+    st = mg_emit_add(e, &tr, err);
+  }
+  if (st == MG_OK) st = mg_emit_round(e, err);
+  return st;
+}
+
+static mg_status part_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
+  mg_status st = MG_OK;
+  const mg_topo *t = &pb->topo;
+  mg_gs_plan px, py;
+  mg_emit e;
+  int begun = 0;
+  memset(&px, 0, sizeof px);
+  memset(&py, 0, sizeof py);
+  MG_CHECK(mg_gs_plan_build(t->n[0] / 2, 1, &px, err));
+  MG_CHECK(mg_gs_plan_build(t->n[1] / 2, 1, &py, err));
+  size_t mx = px.nrounds > py.nrounds ? px.nrounds : py.nrounds;
+  MG_CHECK(mg_emit_begin(&e, sink, pb, "exchange-partitioned", ps, 1, 0, (int64_t)(2 + 2 * mx), err));
+  begun = 1;
+  MG_CHECK(pre_phase(&e, t, 0, err)); /* Pre1 */
+  MG_CHECK(pre_phase(&e, t, 1, err)); /* Pre2 */
+  /* Table 1: group index 2j+i; P00, P11 X then Y; P10, P01 Y then X */
+  mg_gs_group xg = {.plan = &px, .axis = 0, .dil = 2}, yg = {.plan = &py, .axis = 1, .dil = 2};
+  mg_gs_group stage1[4] = {xg, yg, yg, xg}, stage2[4] = {yg, xg, xg, yg};
+  MG_CHECK(mg_gs_emit_stage(&e, t, stage1, 4, parity_group, NULL, err));
+  MG_CHECK(mg_gs_emit_stage(&e, t, stage2, 4, parity_group, NULL, err));
+  MG_CHECK(mg_emit_end(&e, err));
+out:
+  if (begun) mg_emit_free(&e);
+  mg_gs_plan_free(&px);
+  mg_gs_plan_free(&py);
+  return st;
+}
+
+/* Theorem 2 on 2^d x 2^d, d >= 4. */
+static mg_status part_closed_form(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
+  (void)ps;
+  const mg_model *m = &pb->model;
+  int d, d1;
+  if (m->switching != MG_SW_WORMHOLE || m->td != 0)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "Theorem 2 is stated for distance-insensitive wormhole routing (td = 0)");
+  if (pb->topo.d != 2 || pb->topo.n[0] != pb->topo.n[1] || !mg_is_pow(pb->topo.n[0], 2, &d) || d < 4 ||
+      !mg_is_pow(pb->topo.n[1], 2, &d1))
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "Theorem 2 holds on 2^d x 2^d tori, d >= 4");
+  *cost = tseng_price(tseng_thm2(d), m->ts, pb->bytes * m->tl);
+  return MG_OK;
+}
+
+static const mg_param_desc part_params[] = {{NULL, NULL, NULL}};
+
+const mg_algo mg_algo_exchange_partitioned = {
+    .name = "exchange-partitioned",
+    .problem = MG_EXCHANGE,
+    .summary = "T4: four node-disjoint dilated logical tori run T1 at once (Pre1/Pre2, Table 1)",
+    .paper = "seed 001 section 3.2 (T4, Theorem 2, Table 1)",
+    .restrictions = "2D tori with even extents",
+    .rounding = "logical rings of any length use the irregular trees of section 5",
+    .params = part_params,
+    .check = part_check,
+    .generate = part_generate,
+    .closed_form = part_closed_form,
+};
