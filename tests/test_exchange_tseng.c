@@ -123,12 +123,46 @@ static void test_dimwise(void **state) {
   }
 }
 
+/* T4: verified (strict contention: the four logical tori never share a
+ * link, one-port) on every 2D torus of even sides 2..16; Theorem 2 on
+ * 2^d x 2^d, d = 4..6; refuses odd sides. */
+static void test_partitioned(void **state) {
+  (void)state;
+  char topo[48];
+  for (int a = 2; a <= 16; a += 2)
+    for (int b = 2; b <= 16; b += 2) {
+      snprintf(topo, sizeof topo, "torus:%dx%d", a, b);
+      mg_problem_spec pb = th_problem(MG_EXCHANGE, topo, "port=one,contention=strict,ts=1,tl=1", 1.0);
+      th_cost("exchange-partitioned", &pb);
+    }
+  for (int d = 4; d <= 6; d++) {
+    snprintf(topo, sizeof topo, "torus:%dx%d", 1 << d, 1 << d);
+    mg_problem_spec pb = th_paper(MG_EXCHANGE, topo, 5);
+    pb.model.port = MG_PORT_ONE;
+    tseng_cost c = tseng_thm2(d);
+    mg_report rep = run_rounds("exchange-partitioned", topo);
+    assert_int_equal(rep.rounds, (int64_t)c.startups); /* 4d - 6 */
+    assert_true(rep.cost == c.blocks);                 /* Theorem 2 */
+    assert_true(rep.round_costs[0] == (double)(1 << (2 * d - 1))); /* Pre1: n^2/2 */
+    assert_true(rep.round_costs[1] == (double)(1 << (2 * d - 1))); /* Pre2: n^2/2 */
+    mg_report_free(&rep);
+    const mg_algo *a = mg_algo_find("exchange-partitioned");
+    double cf;
+    assert_int_equal(a->closed_form(&pb, NULL, &cf, NULL), MG_OK);
+    assert_true(cf == 5 * c.startups + c.blocks);
+  }
+  mg_report rep;
+  mg_problem_spec pb = th_problem(MG_EXCHANGE, "torus:5x6", "port=one", 1.0);
+  assert_int_equal(th_run("exchange-partitioned", &pb, &rep), MG_ERR_UNSUPPORTED);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_ring_phases_lemmas),
       cmocka_unit_test(test_ring_theorem1),
       cmocka_unit_test(test_ring_verifies_any_length),
       cmocka_unit_test(test_dimwise),
+      cmocka_unit_test(test_partitioned),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
