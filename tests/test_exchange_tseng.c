@@ -156,6 +156,49 @@ static void test_partitioned(void **state) {
   assert_int_equal(th_run("exchange-partitioned", &pb, &rep), MG_ERR_UNSUPPORTED);
 }
 
+/* C64: verified (the 64 logical tori in four link-disjoint groups never
+ * contend: strict contention) on the 3D shapes; on 8x8x8 the cost is
+ * Theorem 3's structure recounted with the measured ring:2 exchange:
+ * 9 * 2^{3d-1} + 4 * 64 * 2^{2(d-2)} * T_ring(2^{d-2}). */
+static void test_c64(void **state) {
+  (void)state;
+  const char *shapes[] = {"torus:4x4x4", "torus:8x8x8", "torus:4x8x12", "torus:8x4x8"};
+  for (int i = 0; i < 4; i++) {
+    mg_problem_spec pb = th_problem(MG_EXCHANGE, shapes[i], "port=one,contention=strict,ts=1,tl=1", 1.0);
+    th_cost("exchange-partitioned", &pb);
+  }
+  int d = 3;
+  mg_report ring = run_rounds("exchange-ring", "ring:2");
+  mg_report rep = run_rounds("exchange-partitioned", "torus:8x8x8");
+  assert_int_equal(rep.rounds, 9 + 4 * ring.rounds);
+  assert_true(rep.cost == 9 * (double)(1 << (3 * d - 1)) + 4 * 64 * (double)(1 << (2 * (d - 2))) * ring.cost);
+  for (int k = 0; k < 3; k++) { /* 48, 32, 16 x n^3/64 blocks per preparation phase */
+    assert_true(rep.round_costs[3 * k] == 48 * 8);
+    assert_true(rep.round_costs[3 * k + 1] == 32 * 8);
+    assert_true(rep.round_costs[3 * k + 2] == 16 * 8);
+  }
+  mg_report_free(&ring);
+  mg_report_free(&rep);
+}
+
+/* The printed Tables 3 and 4 against the theorems they summarise (see
+ * docs/paper-notes.md for the two rows that differ). */
+static void test_tables_vs_theorems(void **state) {
+  (void)state;
+  tseng_cost c;
+  for (int d = 4; d <= 10; d++) {
+    assert_true(tseng_table("T4", d, &c));
+    assert_true(c.startups == tseng_thm2(d).startups);
+    if (d >= 5) assert_true(fabs(c.blocks - tseng_thm2(d).blocks) < 1e-6 * c.blocks);
+    else assert_true(fabs(c.blocks + (7.0 / 3) * 64 - tseng_thm2(d).blocks) < 1e-9); /* printed 1/3 for 8/3 */
+  }
+  for (int d = 5; d <= 10; d++) {
+    assert_true(tseng_table("C64", d, &c));
+    assert_true(fabs(c.blocks - tseng_thm3(d).blocks) < 1e-6 * c.blocks);
+    assert_true(c.startups + 10 == tseng_thm3(d).startups); /* printed 8d-25; Theorem 3 gives 8d-15 */
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_ring_phases_lemmas),
@@ -163,6 +206,8 @@ int main(void) {
       cmocka_unit_test(test_ring_verifies_any_length),
       cmocka_unit_test(test_dimwise),
       cmocka_unit_test(test_partitioned),
+      cmocka_unit_test(test_c64),
+      cmocka_unit_test(test_tables_vs_theorems),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
