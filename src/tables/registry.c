@@ -7,6 +7,9 @@
 
 static const mg_table_desc *const tables[] = {
     &mg_table_juurlink_t1,
+    &mg_table_tseng_t3,
+    &mg_table_tseng_t4,
+    &mg_table_tseng_t5,
 };
 
 size_t mg_table_count(void) { return sizeof tables / sizeof tables[0]; }
