@@ -199,6 +199,43 @@ static void test_tables_vs_theorems(void **state) {
   }
 }
 
+/* Section 7.2: sync=1 adds 2d-5 rounds of null messages (verified under
+ * one-port and strict contention), each costing only t_s. */
+static void test_sync(void **state) {
+  (void)state;
+  for (int d = 3; d <= 8; d++) {
+    char topo[32];
+    snprintf(topo, sizeof topo, "ring:%d", 1 << d);
+    mg_report rep = run_rounds("exchange-ring:sync=1", topo);
+    assert_int_equal(rep.rounds, (2 * d - 2) + tseng_barriers(d));
+    assert_true(rep.cost == tseng_thm1(d).blocks); /* ts = 0: null messages carry nothing */
+    mg_report_free(&rep);
+    mg_problem_spec pb = th_paper(MG_EXCHANGE, topo, 100);
+    pb.model.port = MG_PORT_ONE;
+    assert_true(th_cost("exchange-ring:sync=1", &pb) == 100.0 * (4 * d - 7) + tseng_thm1(d).blocks);
+  }
+  mg_report rep;
+  mg_problem_spec pb = th_problem(MG_EXCHANGE, "ring:12", "port=one", 1.0);
+  assert_int_equal(th_run("exchange-ring:sync=1", &pb, &rep), MG_ERR_UNSUPPORTED);
+}
+
+/* The section 7 and Table 4 tables build, with the paper's figures. */
+static void test_tables_build(void **state) {
+  (void)state;
+  const char *names[] = {"tseng-t4", "tseng-sync"};
+  for (int i = 0; i < 2; i++) {
+    mg_table t = {0};
+    mg_err err = {{0}};
+    const mg_table_desc *desc = mg_table_find(names[i]);
+    assert_non_null(desc);
+    assert_int_equal(desc->build(&t, NULL, &err), MG_OK);
+    assert_true(t.n > 0);
+    for (size_t k = 0; k < t.n; k++)
+      if (!strcmp(t.cells[k].col, "null-message syncs")) assert_true(t.cells[k].simulated == t.cells[k].paper);
+    mg_table_free(&t);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_ring_phases_lemmas),
@@ -208,6 +245,8 @@ int main(void) {
       cmocka_unit_test(test_partitioned),
       cmocka_unit_test(test_c64),
       cmocka_unit_test(test_tables_vs_theorems),
+      cmocka_unit_test(test_sync),
+      cmocka_unit_test(test_tables_build),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
