@@ -1,5 +1,5 @@
 /*
- * exchange-partitioned — algorithm T4 of seed 001 (section 3.2): the 2D
+ * exchange-partitioned — algorithms T4 (2D, section 3.2) and C64 (3D, section 4) of seed 001. T4: the 2D
  * torus is cut into four node-disjoint logical tori P_{i,j} = {(x,y) : x mod
  * 2 = i, y mod 2 = j}, each a dilation-2 torus of (n0/2) x (n1/2) nodes.
  *   Pre1: (x,y) -> (x+1,y) all blocks aimed at P_{i+1,j} and P_{i+1,j+1};
@@ -11,9 +11,18 @@
  * the four tori never share a link; the simulator checks that claim under
  * strict contention.
  *
- * Rounds: 2 + rounds(X plan on n0/2) ... on 2^d x 2^d: 2 + 2(2(d-1) - 2) = 4d - 6.
+ * Rounds (T4): 2 + 2 max(R(n0/2), R(n1/2)), R(m) = rounds of the ring plan on
+ *   m nodes; on 2^d x 2^d: 2 + 2(2(d-1) - 2) = 4d - 6.
  * Cost (Theorem 2, 2^d x 2^d, d >= 4): 2 t_s + 2^{2d} b t_x + T_2D,T1(d-1, 4b).
- * Restrictions: 2D tori with even extents (any even sizes, non-square too).
+ * C64 (section 4, 3D): 64 dilation-4 logical tori C_{i,j,k} (coordinates mod
+ *   4) in four link-disjoint groups G_s (i+j+k = s mod 4); nine preparation
+ *   phases (three along each axis); then four stages in the cyclic order of
+ *   Table 2, each group running one axis' ring exchange per stage (one idle).
+ *   Rounds 9 + sum over the 4 stages of the longest plan; on 2^d cubes
+ *   9 + 4(2(d-2) - 2) = 8d - 15. Cost (Theorem 3, d >= 5):
+ *   9 t_s + 9 2^{3d-1} b t_x + 4 T_1D(d-2, 64 2^{2(d-2)} b).
+ * Restrictions: 2D tori with even extents (non-square too); 3D tori with
+ *   extents that are multiples of 4.
  * Rounding: the logical rings use the ring plan of their own length (the
  *   irregular trees of section 5 when n/2 is not a power of two); in a stage
  *   the shorter plan simply ends earlier.

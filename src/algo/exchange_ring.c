@@ -22,10 +22,12 @@
  *   schedule is built for (it also verifies all-port).
  * Rounding: none; odd and non-power-of-two rings use the irregular trees.
  *
- * Trace, ring:8 (d = 3), overlap=1, blocks per message:
- *   GP_0: 1->2, 3->4, 5->6, 7->0 (+) carry 4 each; 0->7, 2->1, 4->3, 6->5 (-)
- *   GP_1: 0->2, 2->4, 4->6, 6->0 (+); 1->7, 3->1, 5->3, 7->5 (-)
- *   SP_1 and SP_0 scatter back; 4 rounds, 4+7+4+4 = ... see the tests.
+ * Trace, ring:8 (d = 3), overlap=1, transfer:blocks (+ tree, then - tree):
+ *   GP_0: 1->2:4 3->4:4 5->6:4 7->0:4 | 0->7:3 6->5:3 4->3:3 2->1:3
+ *   GP_1: 0->2:5 2->4:5 4->6:5 6->0:5 | 1->7:3 7->5:3 5->3:3 3->1:3
+ *   SP_1: 0->2:1 2->4:1 4->6:1 6->0:1   (the - tree has nothing left here)
+ *   SP_0: 0->1:4 2->3:4 4->5:4 6->7:4 | 1->0:3 7->6:3 5->4:3 3->2:3
+ *   4 rounds, 4+5+1+4 = 14 blocks = Lemma 6 (11) + 3 (Theorem 1, d = 3).
  */
 #include "algo_internal.h"
 #include "../analytic/tseng.h"
@@ -79,13 +81,10 @@ static mg_status xring_generate(const mg_problem_spec *pb, const mg_params *ps, 
   mg_gs_plan plan;
   mg_emit e;
   int begun = 0;
-  int32_t *who = NULL;
   memset(&plan, 0, sizeof plan);
   MG_CHECK(mg_param_int(ps, "overlap", 1, 0, 1, &ov, err));
   MG_CHECK(mg_param_int(ps, "sync", 0, 0, 1, &sync, err));
   MG_CHECK(mg_gs_plan_build(pb->topo.n[0], (int)ov, &plan, err));
-  who = mg_calloc(pb->topo.n[0], sizeof *who);
-  if (!who) MG_CHECK(mg_fail(err, MG_ERR_NOMEM, "out of memory"));
   MG_CHECK(mg_emit_begin(&e, sink, pb, "exchange-ring", ps, 1, 0, (int64_t)plan.nrounds, err));
   begun = 1;
   for (size_t r = 0; r < plan.nrounds; r++) {
@@ -105,7 +104,6 @@ static mg_status xring_generate(const mg_problem_spec *pb, const mg_params *ps, 
   MG_CHECK(mg_emit_end(&e, err));
 out:
   if (begun) mg_emit_free(&e);
-  free(who);
   mg_gs_plan_free(&plan);
   return st;
 }

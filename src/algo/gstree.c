@@ -106,12 +106,6 @@ static void reach_free(reach *r) {
   free(r->size);
 }
 
-/* One candidate plan under construction. */
-typedef struct cand {
-  mg_gs_plan plan;
-  uint64_t cost_items; /* sum over rounds of the largest message */
-} cand;
-
 static mg_status add_run(mg_gs_plan *p, uint32_t lo, uint32_t len, mg_err *err) {
   if (!mg_grow((void **)&p->runs, &p->caprun, p->nrun + 1, sizeof *p->runs))
     return mg_fail(err, MG_ERR_NOMEM, "out of memory for the gather-scatter plan");
