@@ -82,6 +82,7 @@ static void test_ring_verifies_any_length(void **state) {
     mg_problem_spec pb = th_problem(MG_EXCHANGE, topo, "port=one,contention=strict,ts=1,tl=1", 1.0);
     th_cost("exchange-ring", &pb);
     th_cost("exchange-ring:overlap=0", &pb);
+    th_cost("exchange-dimwise", &pb); /* a ring is a 1D torus */
   }
 }
 
