@@ -27,7 +27,8 @@
  * c = 1 gives the shifted negative phases of section 2.4. On rings that are
  * not powers of two a phase whose + and - transfers would break the
  * one-port rule is emitted as two rounds; the mirror c and the GP_0/SP_0
- * split are chosen to minimise rounds, then transmitted blocks.
+ * split are chosen to minimise rounds, then transmitted blocks (every mirror
+ * for n <= 64, mirrors 0..7 beyond: on rings 65..128 that loses nothing).
  */
 #include "algo_internal.h"
 
@@ -345,7 +346,7 @@ mg_status mg_gs_plan_build(uint32_t n, int overlap, mg_gs_plan *out, mg_err *err
   int pow2 = (n & (n - 1)) == 0 && n >= 8; /* the paper's ring, d >= 3 */
   int have = 0;
   uint64_t best_items = 0;
-  uint32_t cmax = (pow2 || !overlap) ? 2 : (n < 64 ? n : 64);
+  uint32_t cmax = (pow2 || !overlap) ? 2 : (n <= 64 ? n : 8); /* each candidate costs O(n^2 lg n) */
   for (int split = 1; split >= 0; split--)
     for (uint32_t c = cmax == 2 ? 1 : 0; c < cmax; c++) {
       mg_gs_plan p;
