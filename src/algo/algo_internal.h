@@ -13,6 +13,9 @@ extern const mg_algo mg_algo_dimwise;
 extern const mg_algo mg_algo_dimwise_colored;
 extern const mg_algo mg_algo_torgos;
 extern const mg_algo mg_algo_cubgos;
+extern const mg_algo mg_algo_exchange_ring;
+extern const mg_algo mg_algo_exchange_dimwise;
+extern const mg_algo mg_algo_exchange_partitioned;
 
 /* Emits rounds: begin, then rounds, then end; owns one reusable round. */
 typedef struct mg_emit {
@@ -38,5 +41,54 @@ mg_status mg_check_1d_gossip(const mg_problem_spec *pb, const char *algo, mg_err
 
 /* Floor log base 3 / whether n is a power of 3. */
 int mg_is_pow(uint64_t n, uint64_t base, int *k);
+
+/* The gather-scatter ring plan of seed 001 (gstree.c): rounds of ring
+ * transfers whose blocks are chosen by destination position in cyclic runs. */
+typedef struct mg_gs_run {
+  uint32_t lo, len;
+} mg_gs_run;
+typedef struct mg_gs_xfer {
+  uint32_t src;     /* ring position of the sender */
+  int32_t hops;     /* signed: + tree forwards, - tree backwards */
+  uint32_t run0, nruns;
+  int sign;         /* +1 positive tree, -1 negative tree */
+} mg_gs_xfer;
+typedef struct mg_gs_plan {
+  uint32_t n;
+  int split;        /* GP_0/SP_0 split of section 2.4 */
+  uint32_t mirror;  /* negative tree = positive tree through y = mirror - x */
+  int levels;       /* L = max(ceil(lg n) - 1, 1): phases GP_0..GP_{L-1}, SP_{L-1}..SP_0 */
+  mg_gs_xfer *x;
+  size_t nx, capx;
+  mg_gs_run *runs;
+  size_t nrun, caprun;
+  size_t *rstart;   /* round r holds x[rstart[r] .. rstart[r+1]) */
+  int *rphase;      /* phase index of each round (>= 2L: negative tree when not overlapped) */
+  size_t nrounds, caprs, caprp;
+  uint64_t *items;  /* blocks each transfer carries on a plain ring */
+} mg_gs_plan;
+/* overlap 1: + and - trees in the same rounds (section 2.4); 0: the whole
+ * positive tree, then the negative tree, with the original phases. */
+mg_status mg_gs_plan_build(uint32_t n, int overlap, mg_gs_plan *out, mg_err *err);
+void mg_gs_plan_free(mg_gs_plan *p);
+/* who[v] = index of the transfer ring position v sends in round r, or -1. */
+void mg_gs_senders(const mg_gs_plan *p, size_t r, int32_t *who);
+/* The physical transfer of plan transfer k sent by `node` on a ring along
+ * `axis` whose consecutive members are dil hops apart (a dilated logical
+ * ring; the ring position is coordinate / dil): BOX on the destination's
+ * coordinate along axis. */
+mg_status mg_gs_transfer(const mg_topo *t, const mg_gs_plan *p, size_t k, uint32_t node, int axis, uint32_t dil,
+                         mg_transfer *out, mg_err *err);
+/* A group of nodes running one plan along one axis (dilation dil). */
+typedef struct mg_gs_group {
+  const mg_gs_plan *plan;
+  int axis;
+  uint32_t dil;
+} mg_gs_group;
+/* Emits the rounds of a stage in which every group runs its plan at once:
+ * round r holds round r of every group's plan; group_of(coords) says which
+ * group a node belongs to (NULL: all in group 0; -1: idle). */
+mg_status mg_gs_emit_stage(mg_emit *e, const mg_topo *t, const mg_gs_group *g, int ngroups,
+                           int (*group_of)(const uint32_t *x, void *arg), void *arg, mg_err *err);
 
 #endif

@@ -13,6 +13,9 @@ static const mg_algo *const registry[] = {
     &mg_algo_dimwise_colored,
     &mg_algo_torgos,
     &mg_algo_cubgos,
+    &mg_algo_exchange_ring,
+    &mg_algo_exchange_dimwise,
+    &mg_algo_exchange_partitioned,
 };
 
 size_t mg_algo_count(void) { return sizeof registry / sizeof registry[0]; }
