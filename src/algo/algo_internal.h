@@ -4,10 +4,13 @@
 #define MG_ALGO_INTERNAL_H
 
 #include "../util/internal.h"
+#include "../analytic/delmas.h"
 
 /* Every algorithm file defines one or more descriptors. */
 extern const mg_algo mg_algo_ring;
 extern const mg_algo mg_algo_concentrate;
+extern const mg_algo mg_algo_lee3d;
+extern const mg_algo mg_algo_lee3d_long;
 
 /* Emits rounds: begin, then rounds, then end; owns one reusable round. */
 typedef struct mg_emit {
@@ -33,5 +36,10 @@ mg_status mg_check_1d_gossip(const mg_problem_spec *pb, const char *algo, mg_err
 
 /* Floor log base 3 / whether n is a power of 3. */
 int mg_is_pow(uint64_t n, uint64_t base, int *k);
+
+/* seed 004 section 5.1.3: the dipath of u_j (j = 0..2) of round 2-a
+ * (round_b = 0, M0 B1) or 2-b (round_b = 1, M0^2 B1); -u_j negates every
+ * segment. */
+const mg_seg *mg_lee3d_dipath(int round_b, int j, int *nseg);
 
 #endif
