@@ -138,6 +138,23 @@ static void test_closed_form(void **state) {
     }
 }
 
+/* Every all-port model: the schedule verifies (strict: arc-disjoint). */
+static void test_models(void **state) {
+  (void)state;
+  const char *models[] = {"switching=circuit", "switching=wormhole", "switching=circuit,contention=shared",
+                          "switching=saf"};
+  for (size_t m = 0; m < sizeof models / sizeof models[0]; m++) {
+    mg_report r = run_ok("lee3d", "torus:7x7x7", models[m]);
+    mg_report l = run_ok("lee3d-long", "torus:7x7x7", models[m]);
+    assert_int_equal(r.rounds, 4);
+    assert_int_equal(l.rounds, 5);
+    /* every node ends with all N*P items: bytes delivered per node >= (N-1) L */
+    assert_true(r.bytes_moved >= 342.0 * 343 && l.bytes_moved >= 342.0 * 343);
+    mg_report_free(&r);
+    mg_report_free(&l);
+  }
+}
+
 static void test_refusals(void **state) {
   (void)state;
   const char *topos[] = {"torus:8x8x8", "torus:7x7", "torus:7x7x49", "mesh:7x7x7", "ring:343"};
@@ -230,7 +247,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_property_5_6), cmocka_unit_test(test_dipaths),
       cmocka_unit_test(test_prop_5_8),     cmocka_unit_test(test_prop_6_3),
-      cmocka_unit_test(test_closed_form),  cmocka_unit_test(test_refusals),
+      cmocka_unit_test(test_closed_form),  cmocka_unit_test(test_refusals), cmocka_unit_test(test_models),
       cmocka_unit_test(test_closed_forms_recursion), cmocka_unit_test(test_round_bounds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
