@@ -4,6 +4,7 @@
 #define MG_ALGO_INTERNAL_H
 
 #include "../util/internal.h"
+#include "../analytic/delmas.h"
 
 /* Every algorithm file defines one or more descriptors. */
 extern const mg_algo mg_algo_ring;
@@ -16,6 +17,8 @@ extern const mg_algo mg_algo_cubgos;
 extern const mg_algo mg_algo_exchange_ring;
 extern const mg_algo mg_algo_exchange_dimwise;
 extern const mg_algo mg_algo_exchange_partitioned;
+extern const mg_algo mg_algo_lee3d;
+extern const mg_algo mg_algo_lee3d_long;
 
 /* Emits rounds: begin, then rounds, then end; owns one reusable round. */
 typedef struct mg_emit {
@@ -90,5 +93,9 @@ typedef struct mg_gs_group {
  * group a node belongs to (NULL: all in group 0; -1: idle). */
 mg_status mg_gs_emit_stage(mg_emit *e, const mg_topo *t, const mg_gs_group *g, int ngroups,
                            int (*group_of)(const uint32_t *x, void *arg), void *arg, mg_err *err);
+/* seed 004 section 5.1.3: the dipath of u_j (j = 0..2) of round 2-a
+ * (round_b = 0, M0 B1) or 2-b (round_b = 1, M0^2 B1); -u_j negates every
+ * segment. */
+const mg_seg *mg_lee3d_dipath(int round_b, int j, int *nseg);
 
 #endif

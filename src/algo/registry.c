@@ -16,6 +16,8 @@ static const mg_algo *const registry[] = {
     &mg_algo_exchange_ring,
     &mg_algo_exchange_dimwise,
     &mg_algo_exchange_partitioned,
+    &mg_algo_lee3d,
+    &mg_algo_lee3d_long,
 };
 
 size_t mg_algo_count(void) { return sizeof registry / sizeof registry[0]; }

@@ -5,6 +5,7 @@
  * term is a valid bound on its own; the bound is their maximum. */
 #include "../analytic/juurlink.h"
 #include "../util/internal.h"
+#include "../analytic/delmas.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -71,6 +72,35 @@ static void ring_bounds(const mg_problem_spec *pb, mg_bound *b) {
       "n ln n/ln(n/r), r <= (n-1)/e; restricted model, constant unstated: estimate");
 }
 
+/* Seed 004, all-port circuit switching with arc-disjoint dipaths: rounds
+ * from the arc-forwarding index (Propositions 4.4, 4.5, 4.7, Theorem 4.6,
+ * Corollary 4.8) on TM(n)^k; g_delta >= D (section 3); Remark 6.5's
+ * store-and-forward protocol as a comparison line. */
+static void circuit_bounds(const mg_problem_spec *pb, mg_bound *b) {
+  const mg_topo *t = &pb->topo;
+  const mg_model *m = &pb->model;
+  double N = t->N, D = (double)mg_topo_diameter(t);
+  char note[96];
+  add(b, "distance", D * m->td, "seed 004 section 3: g_delta >= D(G)", 1, "switch settings along the diameter");
+  int cube = t->kind == MG_TOPO_GRID && mg_topo_is_torus(t) && t->n[0] >= 3;
+  for (int k = 1; k < t->d; k++) cube = cube && t->n[k] == t->n[0];
+  if (!cube) return;
+  int Delta = 2 * t->d;
+  double pi = mg_delmas_arc_forwarding(t->n[0], t->d);
+  int g = mg_delmas_rounds_lb(N, Delta, pi);
+  snprintf(note, sizeof note, "least g with TGL_max(g) >= pi = %.6g", pi);
+  add(b, "rounds (Prop 4.5)", g * m->ts, "seed 004 Props 4.4, 4.5, 4.7", 1, note);
+  double th = ceil(mg_delmas_thm46(N, Delta, pi) - 1e-9);
+  add(b, "rounds (Thm 4.6)", th * m->ts, "seed 004 Thm 4.6, O() term explicit", 1,
+      "t0 + log(pi/N) - log(2/Delta + t0), base Delta+1, rounded up");
+  add(b, "rounds (Cor 4.8)", mg_delmas_cor48(t->n[0], t->d) * m->ts, "seed 004 Cor 4.8 without O(loglog n)", 0,
+      "(k+1) log_{2k+1} n; the dropped O() term is unspecified");
+  mg_delmas_cost f = mg_delmas_saf(t->n[0], t->d);
+  snprintf(note, sizeof note, "an upper bound: %g rounds of length 1, flow (N-1)/2k", f.g_alpha);
+  add(b, "saf protocol (Rem 6.5)", f.g_alpha * (m->ts + m->td) + f.g_tau * pb->bytes * m->tl,
+      "seed 004 Remark 6.5 (Fraigniaud)", 0, note);
+}
+
 static void gossip_bounds(const mg_problem_spec *pb, mg_bound *b) {
   const mg_topo *t = &pb->topo;
   const mg_model *m = &pb->model;
@@ -93,6 +123,9 @@ static void gossip_bounds(const mg_problem_spec *pb, mg_bound *b) {
   if (m->switching == MG_SW_SAF) {
     add(b, "distance", (double)mg_topo_diameter(t) * m->ts, "store-and-forward: D hops, each a start-up", 1,
         "one start-up per hop along the diameter");
+  } else if (m->switching == MG_SW_CIRCUIT && !one) {
+    add(b, "startups", s * m->ts, "seed 004 t0 = ceil(log_{Delta+1} N)", 1, note);
+    circuit_bounds(pb, b);
   } else {
     add(b, "startups", s * m->ts, one ? "one-port doubling (log2 N)" : "seed 000 Lemma 1 (log N / log(deg+1))", 1, note);
     add(b, "distance", (double)mg_topo_diameter(t) * m->td, "seed 000 Lemma 1 (D*t_d)", 1, "the diameter");

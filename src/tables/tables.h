@@ -11,6 +11,7 @@ extern const mg_table_desc mg_table_tseng_t3;
 extern const mg_table_desc mg_table_tseng_t4;
 extern const mg_table_desc mg_table_tseng_t5;
 extern const mg_table_desc mg_table_tseng_sync;
+extern const mg_table_desc mg_table_delmas;
 
 /* Runs "algo[:params]" on pb and stores cost (NaN if it does not verify). */
 mg_status mg_table_simulate(const char *algo_spec, const mg_problem_spec *pb, const mg_sim_opts *opts, double *cost,
