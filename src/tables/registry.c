@@ -7,6 +7,7 @@
 
 static const mg_table_desc *const tables[] = {
     &mg_table_juurlink_t1,
+    &mg_table_fujita,
 };
 
 size_t mg_table_count(void) { return sizeof tables / sizeof tables[0]; }
