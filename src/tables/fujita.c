@@ -1,7 +1,7 @@
 /* Seed 003 (Fujita) has no table of figures; this one lays its theorems
  * beside the algorithms as built here. For n in {4, 8, 16, 32, 64} and ell
  * in {1, 2, 4, floor(sqrt n), n/2, n, 2n, n^2/4, n^2} (duplicates once),
- * one cell per algorithm: "paper" = the theorem's stated upper bound in
+ * one cell per algorithm (column: the theorem): "paper" = the theorem's stated upper bound in
  * steps where it gives one (NaN where it is only asymptotic or does not
  * cover the case; the note says which), "closed form" = our exact recount
  * (src/analytic/fujita.c), "simulated" = the verified step count (t_s = 1).
@@ -41,14 +41,18 @@ static int ells(uint32_t n, uint64_t *out) {
   return k;
 }
 
-/* The theorem's bound for algorithm a, and a note naming it. */
-static double theorem(int a, uint32_t n, uint64_t ell, char *note, size_t len) {
+/* The theorem's bound for algorithm a, a short label (the table's column)
+ * and a note naming it. */
+static double theorem(int a, uint32_t n, uint64_t ell, char *col, size_t clen, char *note, size_t len) {
+  static const char *const label[] = {"Thm 3", "Thm 4", "Thm 6", "Thm 8", "Thm 7"};
+  snprintf(col, clen, "%s", label[a < 5 ? a : 4]);
   double v;
   uint32_t m;
   switch (a) {
   case 0:
     v = mg_fujita_cor2(n, ell);
     if (!isnan(v)) {
+      snprintf(col, clen, "Cor 2");
       snprintf(note, len, "Corollary 2 (ell | ceil(n/2)); Theorem 3 %.6g", mg_fujita_t3(n, ell));
       return v;
     }
@@ -110,7 +114,7 @@ mg_status mg_table_fujita_build(mg_table *out, const mg_sim_opts *opts, uint32_t
       pb.bytes = 1;
       mg_table_cell c = mg_table_cell_empty();
       snprintf(c.row, sizeof c.row, "n=%u ell=%llu", n, (unsigned long long)ell[e]);
-      snprintf(c.col, sizeof c.col, "lower bound");
+      snprintf(c.col, sizeof c.col, "Thm 1, 2");
       snprintf(c.algorithm, sizeof c.algorithm, "lower bound");
       double t1 = mg_fujita_t1(n), t2 = mg_fujita_t2(n, ell[e]);
       mg_bound b;
@@ -126,9 +130,8 @@ mg_status mg_table_fujita_build(mg_table *out, const mg_sim_opts *opts, uint32_t
         memset(&ps, 0, sizeof ps);
         c = mg_table_cell_empty();
         snprintf(c.row, sizeof c.row, "n=%u ell=%llu", n, (unsigned long long)ell[e]);
-        snprintf(c.col, sizeof c.col, "%s", FJ_ALGOS[a]);
         snprintf(c.algorithm, sizeof c.algorithm, "%s", FJ_ALGOS[a]);
-        c.paper = theorem(a, n, ell[e], c.note, sizeof c.note);
+        c.paper = theorem(a, n, ell[e], c.col, sizeof c.col, c.note, sizeof c.note);
         if (!al) return mg_fail(err, MG_ERR_NOTFOUND, "algorithm %s is not registered", FJ_ALGOS[a]);
         if (mg_algo_check(al, &pb, &ps, &why) != MG_OK) {
           snprintf(c.note, sizeof c.note, "refused: %.180s", why.msg);
