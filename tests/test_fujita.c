@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analytic/fujita.h"
@@ -222,6 +223,14 @@ static void check_case(uint32_t n, uint64_t ell, int *ran) {
       if (mg_fujita_partition_steps(n, ell, m) == mg_fujita_partition_steps(n, 0, m))
         assert_true((double)steps <= mg_fujita_t8_count(n, m));
     }
+    /* the algorithm's closed form (its theorem's bound, where stated) */
+    double cf;
+    if (al->closed_form(&pb, &ps, &cf, NULL) == MG_OK) {
+      if (a <= 2) assert_true((double)steps <= cf + 1e-9);
+      if (a == 4) assert_true((double)steps == cf + (n % 2));
+    } else {
+      assert_true(a == 4 && ell != 0 && ell < (uint64_t)n * n);
+    }
     (*ran)++;
     mg_report_free(&rep);
   }
@@ -322,6 +331,32 @@ static void test_compare_meshbus(void **state) {
   free(rows);
 }
 
+/* The CLI: compare and bound on a mesh-bus (exit 0, JSON). */
+static void test_cli(void **state) {
+  (void)state;
+  const char *cli = getenv("MG_CLI");
+  char cmd[512], out[8192];
+  if (!cli) skip();
+  snprintf(cmd, sizeof cmd, "%s compare --problem gossip --topo meshbus:6 --model ell=3 --json", cli);
+  FILE *f = popen(cmd, "r");
+  assert_non_null(f);
+  size_t len = fread(out, 1, sizeof out - 1, f);
+  out[len] = 0;
+  assert_int_equal(pclose(f), 0);
+  /* n = 6, ell = 3: PARTITION with m = 1 takes 3 + 1 + 5 = 9 steps (the
+   * row's own group sends nothing); SIMPLE 3 + 6 = 9 */
+  assert_non_null(strstr(out, "\"best\": \"bus-"));
+  assert_non_null(strstr(out, "\"refused\": \"ring needs"));
+  snprintf(cmd, sizeof cmd, "%s bound --problem gossip --topo meshbus:6 --model ell=3 --json", cli);
+  f = popen(cmd, "r");
+  assert_non_null(f);
+  len = fread(out, 1, sizeof out - 1, f);
+  out[len] = 0;
+  assert_int_equal(pclose(f), 0);
+  assert_non_null(strstr(out, "\"lower_bound\": 7.0"));
+  assert_non_null(strstr(out, "seed 003 Theorem 2"));
+}
+
 static void test_table(void **state) {
   (void)state;
   mg_table t;
@@ -362,6 +397,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_grid_small),
       cmocka_unit_test(test_grid_large),
       cmocka_unit_test(test_compare_meshbus),
+      cmocka_unit_test(test_cli),
       cmocka_unit_test(test_table),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

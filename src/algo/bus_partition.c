@@ -25,7 +25,9 @@
  *   with ell <= c n (default: the least integer c = ceil(ell/n)); its
  *   phase-3 sets may exceed ell and are then cut into several messages,
  *   which section 6's count ceil(n/2) + m + sigma ignores
- *   (docs/paper-notes.md). Both accept an explicit m (bus-partition) or c.
+ *   (docs/paper-notes.md). Both accept an explicit m (bus-partition) or c;
+ *   `tune` (and so `compare`) tries for bus-partition every m up to
+ *   floor(2 ell / n) that gives a new sigma.
  * Cost: steps * t_s; mg_fujita_partition_steps recounts the steps.
  * Restrictions: gossip on meshbus:N; bus-partition needs ell >= n/2 (or
  *   an explicit m); m is capped at n (one group: sigma = 1).
@@ -196,6 +198,24 @@ static mg_status theta_closed_form(const mg_problem_spec *pb, const mg_params *p
   return MG_OK;
 }
 
+/* tune: the m that keep every phase-3 set within ell (m <= floor(2 ell/n),
+ * all m <= n when ell is unbounded); of those giving the same sigma =
+ * ceil(n/m) only the least, since a larger m only lengthens phase 2. */
+static mg_status partition_candidates(const mg_problem_spec *pb, mg_status (*visit)(void *arg, const mg_params *ps),
+                                      void *arg, mg_err *err) {
+  uint32_t n = pb->topo.n[0], top = mg_fujita_partition_m(n, pb->model.ell), last_sigma = 0;
+  mg_status st = MG_OK;
+  for (uint32_t m = 1; m <= top && st == MG_OK; m++) {
+    uint32_t sigma = (n + m - 1) / m;
+    if (sigma == last_sigma) continue;
+    last_sigma = sigma;
+    mg_params ps;
+    memset(&ps, 0, sizeof ps);
+    if ((st = mg_params_set_int(&ps, "m", m, err)) == MG_OK) st = visit(arg, &ps);
+  }
+  return st;
+}
+
 static const mg_param_desc partition_params[] = {
     {"m", "auto", "group size; auto = floor(2 ell / n) (section 5.1), capped at n"}, {NULL, NULL, NULL}};
 static const mg_param_desc theta_params[] = {
@@ -213,6 +233,7 @@ const mg_algo mg_algo_bus_partition = {
     .check = partition_check,
     .generate = partition_generate,
     .closed_form = partition_closed_form,
+    .candidates = partition_candidates,
 };
 
 const mg_algo mg_algo_bus_partition_theta = {
