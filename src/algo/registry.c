@@ -18,6 +18,11 @@ static const mg_algo *const registry[] = {
     &mg_algo_exchange_partitioned,
     &mg_algo_lee3d,
     &mg_algo_lee3d_long,
+    &mg_algo_bus_simple,
+    &mg_algo_bus_simple_refined,
+    &mg_algo_bus_partition,
+    &mg_algo_bus_partition_theta,
+    &mg_algo_bus_centralize,
 };
 
 size_t mg_algo_count(void) { return sizeof registry / sizeof registry[0]; }

@@ -6,6 +6,7 @@
 #include "../analytic/juurlink.h"
 #include "../util/internal.h"
 #include "../analytic/delmas.h"
+#include "../analytic/fujita.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -107,9 +108,19 @@ static void gossip_bounds(const mg_problem_spec *pb, mg_bound *b) {
   double N = t->N, L = pb->bytes;
   char note[96];
   if (m->switching == MG_SW_BUS) {
-    /* mesh-bus bounds are the business of the mesh-bus module */
-    add(b, "steps", log_ceil(N, 3.0) * m->ts, "broadcast fan-in (two buses per node)", 1,
-        "a node hears at most two buses per step");
+    /* seed 003 section 3; a step costs t_s */
+    uint32_t n = t->n[0];
+    add(b, "steps", mg_fujita_t1(n) * m->ts, "seed 003 Theorem 1 (from its [3])", 1,
+        "ceil(n/2)+ceil(log2 n)-1 for unbounded packets; bounded ones are no faster");
+    if (m->ell) {
+      snprintf(note, sizeof note, "n^2(n+1) token copies over 2n buses, ell = %llu per message",
+               (unsigned long long)m->ell);
+      add(b, "bandwidth", mg_fujita_t2(n, m->ell) * m->ts, "seed 003 Theorem 2 (n^2/2ell + n/2ell)", 1, note);
+    } else {
+      add(b, "bandwidth", 0, "seed 003 Theorem 2 (n^2/2ell + n/2ell)", 0, "no bound: ell unbounded (ell=0)");
+    }
+    add(b, "fan-in", log_ceil(N, 3.0) * m->ts, "two buses heard per step", 1,
+        "a node's knowledge at most triples per step");
     return;
   }
   int dmin = min_in_degree(t), dmax = max_in_degree(t);

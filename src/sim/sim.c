@@ -86,6 +86,10 @@ static mg_status sim_begin(void *ctx, const mg_schedule_info *info, mg_err *err)
     return mg_fail(err, MG_ERR_INVALID, "switching=bus needs a meshbus topology");
   if (info->topo.kind == MG_TOPO_MESHBUS && info->model.switching != MG_SW_BUS)
     return mg_fail(err, MG_ERR_INVALID, "a meshbus topology needs switching=bus");
+  /* seed 003 defines the mesh-bus for gossip; bus_transfer resolves
+   * gossip selectors only */
+  if (info->topo.kind == MG_TOPO_MESHBUS && info->problem != MG_GOSSIP)
+    return mg_fail(err, MG_ERR_INVALID, "the mesh-bus model (seed 003) is defined for gossip only");
   st = mg_sim_state_bytes(info, &need, err);
   if (st != MG_OK) return st;
   limit = s->opts.mem_limit ? s->opts.mem_limit : mg_phys_mem() / 4 * 3;
@@ -207,19 +211,21 @@ static mg_status bus_transfer(mg_sim *s, const mg_transfer *tr, size_t i, uint64
                           (long long)r, i);
   /* row bus i joins the nodes with x1 = i; column bus j those with x0 = j */
   uint32_t bus = tr->bus == MG_BUS_ROW ? x[1] : n + x[0];
+  const char *kind = tr->bus == MG_BUS_ROW ? "row" : "column";
+  uint32_t bus_no = tr->bus == MG_BUS_ROW ? x[1] : x[0];
   if (s->bus_stamp[bus] == stamp)
     return mg_sim_violate(s, err, MG_RULE_BUS_CONFLICT, (int64_t)s->bus_user[bus], (int64_t)i, tr->src, -1,
-                          "round %lld: %s bus %u has two senders (transfers %u and %zu)", (long long)r,
-                          tr->bus == MG_BUS_ROW ? "row" : "column", tr->bus == MG_BUS_ROW ? x[1] : x[0],
-                          s->bus_user[bus], i);
+                          "round %lld: %s bus %u has two senders (transfers %u from node %u and %zu from node %u)",
+                          (long long)r, kind, bus_no, s->bus_user[bus], s->cur_round->t[s->bus_user[bus]].src, i,
+                          tr->src);
   s->bus_stamp[bus] = stamp;
   s->bus_user[bus] = (uint32_t)i;
   mg_status st = mg_gossip_select(s, tr, i, MG_NONE, nitems, err);
   if (st != MG_OK) return st;
   if (s->info.model.ell && *nitems > s->info.model.ell)
     return mg_sim_violate(s, err, MG_RULE_BUS_TOO_LONG, (int64_t)i, -1, tr->src, -1,
-                          "round %lld transfer %zu: node %u sends %llu tokens on its %s bus, over ell = %llu",
-                          (long long)r, i, tr->src, (unsigned long long)*nitems, tr->bus == MG_BUS_ROW ? "row" : "column",
+                          "round %lld transfer %zu: node %u sends %llu tokens on %s bus %u, over ell = %llu",
+                          (long long)r, i, tr->src, (unsigned long long)*nitems, kind, bus_no,
                           (unsigned long long)s->info.model.ell);
   for (uint32_t k = 0; k < n; k++) {
     uint32_t y[2] = {tr->bus == MG_BUS_ROW ? k : x[0], tr->bus == MG_BUS_ROW ? x[1] : k};

@@ -14,6 +14,7 @@ static const mg_table_desc *const tables[] = {
     &mg_table_tseng_t5,
     &mg_table_tseng_sync,
     &mg_table_delmas,
+    &mg_table_fujita,
 };
 
 size_t mg_table_count(void) { return sizeof tables / sizeof tables[0]; }

@@ -12,6 +12,11 @@ extern const mg_table_desc mg_table_tseng_t4;
 extern const mg_table_desc mg_table_tseng_t5;
 extern const mg_table_desc mg_table_tseng_sync;
 extern const mg_table_desc mg_table_delmas;
+extern const mg_table_desc mg_table_fujita;
+
+/* The fujita table limited to n <= max_n (the test pins n <= 32; the
+ * command prints all). */
+mg_status mg_table_fujita_build(mg_table *out, const mg_sim_opts *opts, uint32_t max_n, mg_err *err);
 
 /* Runs "algo[:params]" on pb and stores cost (NaN if it does not verify). */
 mg_status mg_table_simulate(const char *algo_spec, const mg_problem_spec *pb, const mg_sim_opts *opts, double *cost,
