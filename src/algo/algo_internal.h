@@ -8,6 +8,15 @@
 /* Every algorithm file defines one or more descriptors. */
 extern const mg_algo mg_algo_ring;
 extern const mg_algo mg_algo_concentrate;
+extern const mg_algo mg_algo_mpi_allgather_ring;
+extern const mg_algo mg_algo_mpi_allgather_rd;
+extern const mg_algo mg_algo_mpi_allgather_bruck;
+extern const mg_algo mg_algo_mpi_allgather_neighbor;
+extern const mg_algo mg_algo_mpi_allgather_direct;
+extern const mg_algo mg_algo_mpi_alltoall_pairwise;
+extern const mg_algo mg_algo_mpi_alltoall_bruck;
+extern const mg_algo mg_algo_mpi_alltoall_direct;
+extern const mg_algo mg_algo_mpi_alltoall_ring;
 
 /* Emits rounds: begin, then rounds, then end; owns one reusable round. */
 typedef struct mg_emit {
