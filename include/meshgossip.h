@@ -446,6 +446,16 @@ typedef struct mg_compare_row {
 mg_status mg_compare(const mg_problem_spec *pb, const mg_sim_opts *opts, int tune, mg_compare_row **rows, size_t *nrows,
                      mg_err *err);
 
+/* Selection as a pure function of the cost model: runs mg_compare (every
+ * registered algorithm of pb->problem, tunable ones tuned, each verified
+ * by the simulator under pb->model) and returns the one with the least
+ * verified cost in *algo with its parameters in *ps. *verified (optional)
+ * gets the number of algorithms that verified, *cost (optional) the
+ * pick's cost. MG_ERR_UNSUPPORTED if none verifies; MG_ERR_NOMEM on
+ * allocation failure. Nothing is allocated for the caller. */
+mg_status mg_algo_auto(const mg_problem_spec *pb, const mg_sim_opts *opts, const mg_algo **algo, mg_params *ps,
+                       size_t *verified, double *cost, mg_err *err);
+
 /* ------------------------------------------------------------------ */
 /* Tables of the seed papers                                            */
 /* ------------------------------------------------------------------ */
