@@ -395,6 +395,10 @@ typedef struct mg_algo {
   const char *restrictions; /* human-readable */
   const char *rounding;     /* how non-ideal sizes are handled */
   const mg_param_desc *params; /* NULL-terminated by name == NULL */
+  /* 1: the schedule is not contention-free (e.g. the MPI libraries'
+   * algorithms); it is meant to be priced under contention=shared and is
+   * rejected under strict. */
+  int needs_shared;
   /* Refuses with a one-line reason (MG_ERR_UNSUPPORTED) or returns MG_OK. */
   mg_status (*check)(const mg_problem_spec *pb, const mg_params *ps, mg_err *err);
   /* Streams the schedule into the sink. */

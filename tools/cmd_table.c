@@ -16,14 +16,18 @@ int cmd_table(int argc, char **argv) {
   cli_opts o;
   mg_err err = {{0}};
   if (!cli_parse(argc, argv, &o, " json ")) return EXIT_USAGE;
-  if (o.help || o.npositional != 1) {
-    FILE *f = o.help ? stdout : stderr;
+  if (!o.help && o.npositional != 1) {
+    fprintf(stderr, "meshgossip: table takes one NAME (see 'meshgossip table --help')\n");
+    return EXIT_USAGE;
+  }
+  if (o.help) {
+    FILE *f = stdout;
     fprintf(f, "usage: meshgossip table NAME [--json]\n\nReproduces a table of a seed paper: in each cell the paper's\n"
                "value, our closed form and our simulated, verified figure.\n\ntables:\n");
     for (size_t i = 0; i < mg_table_count(); i++)
       fprintf(f, "  %-14s %s\n", mg_table_at(i)->name, mg_table_at(i)->title);
     fprintf(f, "\nexample:\n  meshgossip table juurlink-t1\n");
-    return o.help ? EXIT_OK : EXIT_USAGE;
+    return EXIT_OK;
   }
   const mg_table_desc *d = mg_table_find(o.positional[0]);
   if (!d) {

@@ -31,7 +31,7 @@ static void usage(FILE *f) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    usage(stderr);
+    fprintf(stderr, "meshgossip: no command given (try 'meshgossip --help')\n");
     return EXIT_USAGE;
   }
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
@@ -40,7 +40,6 @@ int main(int argc, char **argv) {
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 2, argv + 2);
-  fprintf(stderr, "meshgossip: unknown command '%s'\n", argv[1]);
-  usage(stderr);
+  fprintf(stderr, "meshgossip: unknown command '%s' (try 'meshgossip --help')\n", argv[1]);
   return EXIT_USAGE;
 }

@@ -44,8 +44,22 @@ typedef struct level {
   uint32_t nact;
 } level;
 
-static mg_transfer send_all(uint32_t src, uint32_t dst) {
-  return mg_xfer_line(src, dst, 0, (int32_t)dst - (int32_t)src);
+/* The transfers between the members of each group of `lower` and the
+ * group's middle (its node in `upper`): inwards (concentration) or outwards
+ * (dissemination), every transfer carrying all its sender holds along the
+ * group's own stretch of the ring, so groups never share an arc. */
+static mg_status emit_level(mg_emit *e, const level *lower, const level *upper, int inwards, mg_err *err) {
+  for (uint32_t g = 0; 3 * g < lower->nact; g++) {
+    uint32_t size = lower->nact - 3 * g < 3 ? lower->nact - 3 * g : 3, mid = upper->act[g];
+    for (uint32_t k = 0; k < size; k++) {
+      uint32_t v = lower->act[3 * g + k], src = inwards ? v : mid, dst = inwards ? mid : v;
+      if (v == mid) continue;
+      mg_transfer tr = mg_xfer_line(src, dst, 0, (int32_t)dst - (int32_t)src);
+      mg_status st = mg_emit_add(e, &tr, err);
+      if (st != MG_OK) return st;
+    }
+  }
+  return MG_OK;
 }
 
 static mg_status conc_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
@@ -81,17 +95,7 @@ static mg_status conc_generate(const mg_problem_spec *pb, const mg_params *ps, m
   MG_CHECK(mg_emit_begin(&e, sink, pb, "concentrate", ps, 1, 0, hint, err));
   /* concentration: level j -> j+1 */
   for (int j = 0; j + 1 < nl; j++) {
-    level *p = &lv[j];
-    for (uint32_t g = 0; 3 * g < p->nact; g++) {
-      uint32_t size = p->nact - 3 * g < 3 ? p->nact - 3 * g : 3;
-      uint32_t mid = lv[j + 1].act[g];
-      for (uint32_t k = 0; k < size; k++) {
-        uint32_t v = p->act[3 * g + k];
-        if (v == mid) continue;
-        mg_transfer tr = send_all(v, mid);
-        MG_CHECK(mg_emit_add(&e, &tr, err));
-      }
-    }
+    MG_CHECK(emit_level(&e, &lv[j], &lv[j + 1], 1, err));
     MG_CHECK(mg_emit_round(&e, err));
   }
   /* ring: the remaining 2 or 3 bridgeheads exchange their data around the
@@ -113,17 +117,7 @@ static mg_status conc_generate(const mg_problem_spec *pb, const mg_params *ps, m
   }
   /* dissemination: undo the levels from the top */
   for (int j = nl - 2; j >= 0; j--) {
-    level *p = &lv[j];
-    for (uint32_t g = 0; 3 * g < p->nact; g++) {
-      uint32_t size = p->nact - 3 * g < 3 ? p->nact - 3 * g : 3;
-      uint32_t mid = lv[j + 1].act[g];
-      for (uint32_t k = 0; k < size; k++) {
-        uint32_t v = p->act[3 * g + k];
-        if (v == mid) continue;
-        mg_transfer tr = send_all(mid, v);
-        MG_CHECK(mg_emit_add(&e, &tr, err));
-      }
-    }
+    MG_CHECK(emit_level(&e, &lv[j], &lv[j + 1], 0, err));
     MG_CHECK(mg_emit_round(&e, err));
   }
   MG_CHECK(mg_emit_end(&e, err));

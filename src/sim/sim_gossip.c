@@ -36,6 +36,8 @@ mg_status mg_gossip_alloc(mg_sim *s, mg_err *err) {
   s->touched = mg_calloc(N, sizeof(int64_t));
   s->touched_list = mg_calloc(N, sizeof(uint32_t));
   s->sel = mg_calloc(W, sizeof(uint64_t));
+  s->sel_lo = 0;
+  s->sel_hi = W;
   s->mask = mg_calloc(W, sizeof(uint64_t));
   s->piece_mask = mg_calloc(s->info.pieces, sizeof(uint64_t *));
   if (!s->pool || !s->cur || !s->nxt || !s->touched || !s->touched_list || !s->sel || !s->mask || !s->piece_mask)
@@ -153,27 +155,52 @@ static void box_mask(mg_sim *s, const mg_box *box, uint64_t *m) {
   }
 }
 
+/* The words of the row a transfer can touch: all of them, unless an
+ * origin range that does not wrap narrows them (Approach 1 and the
+ * pipelined algorithms send a few packets out of a long row). */
+static void window(const mg_sim *s, const mg_selector *sel, uint64_t *lo, uint64_t *hi) {
+  *lo = 0;
+  *hi = s->W;
+  if ((sel->flags & MG_SEL_ORIGIN_RANGE) && !(sel->flags & MG_SEL_LIST)) {
+    uint64_t N = s->N, P = s->info.pieces, a = sel->range_lo % N, len = sel->range_len > N ? N : sel->range_len;
+    if (len > 0 && a + len <= N) {
+      *lo = (a * P) >> 6;
+      *hi = mg_words((a + len) * P);
+    }
+  }
+}
+
 mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t v, uint64_t *nitems, mg_err *err) {
   const mg_selector *sel = &tr->sel;
-  uint64_t W = s->W, *out = s->sel;
+  uint64_t W = s->W, *out = s->sel, wlo, whi;
   const uint64_t *held = s->cur[tr->src];
   int64_t r = s->rep.rounds;
-  if (sel->flags & MG_SEL_LIST) {
+  window(s, sel, &wlo, &whi);
+  /* words outside the window stay zero between transfers */
+  if (s->sel_lo != wlo || s->sel_hi != whi) {
     memset(out, 0, W * sizeof(uint64_t));
+    s->sel_lo = wlo;
+    s->sel_hi = whi;
+  }
+  uint64_t n = whi - wlo;
+  out += wlo;
+  held += wlo;
+  if (sel->flags & MG_SEL_LIST) {
+    memset(out, 0, n * sizeof(uint64_t));
     for (size_t j = 0; j < sel->list_len; j++) {
       uint64_t it = sel->list[j];
       if (it >= s->nitems)
         return mg_sim_violate(s, err, MG_RULE_BAD_ITEM, (int64_t)i, -1, tr->src, (int64_t)it,
                               "round %lld transfer %zu: item %llu out of range (%llu items)", (long long)r, i,
                               (unsigned long long)it, (unsigned long long)s->nitems);
-      if (!bit_get(held, it))
+      if (!bit_get(s->cur[tr->src], it))
         return mg_sim_violate(s, err, MG_RULE_NOT_HELD, (int64_t)i, -1, tr->src, (int64_t)it,
                               "round %lld transfer %zu: node %u sends item %llu it does not hold", (long long)r, i,
                               tr->src, (unsigned long long)it);
-      bit_set(out, it);
+      bit_set(s->sel, it);
     }
   } else {
-    memcpy(out, held, W * sizeof(uint64_t));
+    memcpy(out, held, n * sizeof(uint64_t));
   }
   if (sel->flags & MG_SEL_PIECE) {
     if (sel->piece >= s->info.pieces)
@@ -182,7 +209,7 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
                             s->info.pieces);
     const uint64_t *m = piece_mask(s, sel->piece);
     if (!m) return mg_fail(err, MG_ERR_NOMEM, "out of memory for a piece mask");
-    and_into(out, m, W);
+    and_into(out, m + wlo, n);
   }
   if (sel->flags & MG_SEL_COLOR) {
     if (sel->color_m == 0 || sel->color_c >= sel->color_m)
@@ -191,19 +218,19 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
                             sel->color_m);
     const uint64_t *m = color_mask(s, sel);
     if (!m) return mg_fail(err, MG_ERR_NOMEM, "out of memory for a colour mask");
-    and_into(out, m, W);
+    and_into(out, m + wlo, n);
   }
   if (sel->flags & MG_SEL_BOX) {
     box_mask(s, &sel->box, s->mask);
-    and_into(out, s->mask, W);
+    and_into(out, s->mask + wlo, n);
   }
   if (sel->flags & MG_SEL_ORIGIN_RANGE) {
     uint64_t N = s->N, P = s->info.pieces, lo = sel->range_lo % N, len = sel->range_len > N ? N : sel->range_len;
-    memset(s->mask, 0, W * sizeof(uint64_t));
+    memset(s->mask + wlo, 0, n * sizeof(uint64_t));
     uint64_t first = lo + len <= N ? len : N - lo;
     set_range(s->mask, lo * P, (lo + first) * P);
     if (first < len) set_range(s->mask, 0, (len - first) * P);
-    and_into(out, s->mask, W);
+    and_into(out, s->mask + wlo, n);
   }
   if (sel->flags & MG_SEL_ARRIVAL) {
     if (!s->arrival)
@@ -211,28 +238,28 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
                             "round %lld transfer %zu: arrival selector without MG_SCHED_TRACK_ARRIVAL", (long long)r, i);
     const uint32_t *arr = s->arrival + (uint64_t)tr->src * s->nitems;
     const uint8_t *ad = s->arrival_dim + (uint64_t)tr->src * s->nitems;
-    for (uint64_t it = 0; it < s->nitems; it++) {
-      if (!bit_get(out, it)) continue;
+    for (uint64_t it = wlo * 64; it < s->nitems && it < whi * 64; it++) {
+      if (!bit_get(s->sel, it)) continue;
       int64_t got = (int64_t)arr[it] - 1; /* -1: held from the start */
       int ok = got >= sel->r0 && got <= sel->r1 && (sel->arr_dim < 0 || (got >= 0 && ad[it] == sel->arr_dim));
-      if (!ok) out[it >> 6] &= ~((uint64_t)1 << (it & 63));
+      if (!ok) s->sel[it >> 6] &= ~((uint64_t)1 << (it & 63));
     }
   }
   if (sel->flags & MG_SEL_PRED) {
     if (!sel->pred)
       return mg_sim_violate(s, err, MG_RULE_SELECTOR, (int64_t)i, -1, tr->src, -1, "round %lld transfer %zu: no predicate",
                             (long long)r, i);
-    for (uint64_t it = 0; it < s->nitems; it++)
-      if (bit_get(out, it) && !sel->pred(it, sel->pred_arg)) out[it >> 6] &= ~((uint64_t)1 << (it & 63));
+    for (uint64_t it = wlo * 64; it < s->nitems && it < whi * 64; it++)
+      if (bit_get(s->sel, it) && !sel->pred(it, sel->pred_arg)) s->sel[it >> 6] &= ~((uint64_t)1 << (it & 63));
   }
   if (sel->flags & MG_SEL_MINUS_DST) {
     if (v == MG_NONE)
       return mg_sim_violate(s, err, MG_RULE_SELECTOR, (int64_t)i, -1, tr->src, -1,
                             "round %lld transfer %zu: 'minus receiver' has no single receiver on a bus", (long long)r, i);
-    const uint64_t *have = s->cur[v];
-    for (uint64_t w = 0; w < W; w++) out[w] &= ~have[w];
+    const uint64_t *have = s->cur[v] + wlo;
+    for (uint64_t w = 0; w < n; w++) out[w] &= ~have[w];
   }
-  *nitems = popcount_row(out, W);
+  *nitems = popcount_row(out, n);
   return MG_OK;
 }
 
@@ -248,7 +275,7 @@ mg_status mg_gossip_deliver(mg_sim *s, uint32_t v, int via, mg_err *err) {
   if (s->arrival) {
     uint32_t *arr = s->arrival + (uint64_t)v * s->nitems;
     uint8_t *ad = s->arrival_dim + (uint64_t)v * s->nitems;
-    for (uint64_t w = 0; w < s->W; w++) {
+    for (uint64_t w = s->sel_lo; w < s->sel_hi; w++) {
       uint64_t fresh = s->sel[w] & ~row[w];
       while (fresh) {
         uint64_t it = w * 64 + (uint64_t)__builtin_ctzll(fresh);
@@ -258,7 +285,7 @@ mg_status mg_gossip_deliver(mg_sim *s, uint32_t v, int via, mg_err *err) {
       }
     }
   }
-  for (uint64_t w = 0; w < s->W; w++) row[w] |= s->sel[w];
+  for (uint64_t w = s->sel_lo; w < s->sel_hi; w++) row[w] |= s->sel[w];
   return MG_OK;
 }
 
@@ -276,8 +303,8 @@ mg_status mg_gossip_check_complete(mg_sim *s, mg_err *err) {
   uint64_t full_words = s->nitems / 64, rest = s->nitems % 64;
   for (uint32_t v = 0; v < s->N; v++) {
     const uint64_t *row = s->cur[v];
-    for (uint64_t w = 0; w <= full_words; w++) {
-      uint64_t want = w < full_words ? ~(uint64_t)0 : (rest ? (~(uint64_t)0 >> (64 - rest)) : 0);
+    for (uint64_t w = 0; w < s->W; w++) {
+      uint64_t want = w < full_words ? ~(uint64_t)0 : (~(uint64_t)0 >> (64 - rest));
       if ((row[w] & want) != want) {
         uint64_t it = w * 64 + (uint64_t)__builtin_ctzll(~row[w] & want);
         return mg_sim_violate(s, err, MG_RULE_INCOMPLETE, -1, -1, v, (int64_t)it,

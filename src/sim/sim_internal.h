@@ -42,7 +42,8 @@ struct mg_sim {
   int64_t *touched; /* round in which nxt[v] was opened */
   uint32_t *touched_list;
   size_t ntouched;
-  uint64_t *sel;      /* the current transfer's items */
+  uint64_t *sel;      /* the current transfer's items; zero outside [sel_lo, sel_hi) */
+  uint64_t sel_lo, sel_hi;
   uint64_t *mask;     /* scratch mask */
   uint64_t **piece_mask;
   mg_color_mask color[MG_COLOR_CACHE];

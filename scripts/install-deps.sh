@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs the Debian packages meshgossip needs to build and test:
+# the toolchain, jansson (JSON), cmocka (unit tests), Open MPI and SimGrid
+# (the MPI runtime and its simulated torus), gnuplot (benchmark plots).
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends \
+  build-essential cmake pkg-config python3 \
+  libjansson-dev libcmocka-dev \
+  openmpi-bin libopenmpi-dev libsimgrid-dev \
+  gnuplot-nox clang-format >/dev/null

@@ -1,0 +1,72 @@
+/* Lower bounds: each term against a hand count. */
+#include "helpers.h"
+
+#include <string.h>
+
+static double term(const mg_bound *b, const char *name) {
+  for (int i = 0; i < b->n; i++)
+    if (!strcmp(b->term[i].name, name)) return b->term[i].value;
+  fail_msg("no bound term %s", name);
+  return -1;
+}
+
+static void gossip_terms(void **state) {
+  (void)state;
+  mg_bound b;
+  mg_problem_spec pb = th_paper(MG_GOSSIP, "ring:9", 10);
+  assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
+  /* Lemma 1: 8 units over 2 arcs; ceil(log3 9) = 2 start-ups */
+  assert_float_equal(term(&b, "bandwidth"), 4, 0);
+  assert_float_equal(term(&b, "startups"), 20, 0);
+  assert_float_equal(b.lower_bound, 20, 0);
+  pb = th_paper(MG_GOSSIP, "torus:9x9", 1);
+  mg_lower_bound(&pb, &b, NULL);
+  assert_float_equal(term(&b, "bandwidth"), 80.0 / 4, 0);
+  assert_float_equal(term(&b, "startups"), 3, 0); /* 5^2 < 81 <= 5^3 */
+  /* a mesh corner has two in-arcs */
+  pb = th_paper(MG_GOSSIP, "mesh:3x3", 0);
+  mg_lower_bound(&pb, &b, NULL);
+  assert_float_equal(term(&b, "bandwidth"), 4, 0);
+  /* one-port: one receive per round, doubling */
+  pb = th_problem(MG_GOSSIP, "ring:8", "port=one,ts=1,tl=1,td=0.5", 1);
+  mg_lower_bound(&pb, &b, NULL);
+  assert_float_equal(term(&b, "bandwidth"), 7, 0);
+  assert_float_equal(term(&b, "startups"), 3, 0);
+  assert_float_equal(term(&b, "distance"), 4 * 0.5, 0);
+  /* every verified schedule costs at least the bound */
+  for (uint32_t n = 2; n <= 40; n++) {
+    char topo[32];
+    snprintf(topo, sizeof topo, "ring:%u", n);
+    pb = th_paper(MG_GOSSIP, topo, 3);
+    mg_lower_bound(&pb, &b, NULL);
+    assert_true(th_cost("ring", &pb) >= b.lower_bound - 1e-9);
+    assert_true(th_cost("concentrate", &pb) >= b.lower_bound - 1e-9);
+  }
+}
+
+static void exchange_terms(void **state) {
+  (void)state;
+  mg_bound b;
+  mg_problem_spec pb = th_problem(MG_EXCHANGE, "torus:8x8", "port=one,ts=1,tl=1", 1);
+  mg_lower_bound(&pb, &b, NULL);
+  /* 32*32 blocks cross the halving cut over 2*8 arcs each way */
+  assert_float_equal(term(&b, "bisection"), 64, 0);
+  assert_float_equal(term(&b, "injection"), 63, 0);
+  assert_float_equal(term(&b, "startups"), 6, 0);
+  assert_float_equal(b.lower_bound, 64, 0);
+  pb = th_problem(MG_EXCHANGE, "mesh:8x8", "ts=0,tl=1", 1);
+  mg_lower_bound(&pb, &b, NULL);
+  assert_float_equal(term(&b, "bisection"), 128, 0);
+  /* an odd ring: the best cut is 2 | 3 nodes */
+  pb = th_problem(MG_EXCHANGE, "ring:5", "ts=0,tl=1", 1);
+  mg_lower_bound(&pb, &b, NULL);
+  assert_float_equal(term(&b, "bisection"), 6.0 / 2, 0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(gossip_terms),
+      cmocka_unit_test(exchange_terms),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
