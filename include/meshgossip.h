@@ -106,7 +106,10 @@ int64_t mg_topo_offset(const mg_topo *t, int dim, uint32_t a, uint32_t b);
 
 typedef enum mg_switching { MG_SW_WORMHOLE = 0, MG_SW_CIRCUIT, MG_SW_SAF, MG_SW_BUS } mg_switching;
 typedef enum mg_port { MG_PORT_ALL = 0, MG_PORT_ONE } mg_port;
-typedef enum mg_contention { MG_CONT_STRICT = 0, MG_CONT_SHARED } mg_contention;
+/* strict: an arc carries one transfer per round; shared: arcs may be
+ * shared, a round costs max(ts + hops*td) + busiest-arc bytes*tl; fair:
+ * arcs shared max-min fairly among the flows of a round (docs/models.md). */
+typedef enum mg_contention { MG_CONT_STRICT = 0, MG_CONT_SHARED, MG_CONT_FAIR } mg_contention;
 
 typedef struct mg_model {
   mg_switching switching;

@@ -69,7 +69,7 @@ static void gossip_bounds(const mg_problem_spec *pb, mg_bound *b) {
     /* Lemma 1's growth by deg+1 per round holds when a node's messages
      * each need an arc of their own; with shared arcs an all-port node may
      * send to everyone in one round */
-    int shared = !one && m->contention == MG_CONT_SHARED;
+    int shared = !one && m->contention != MG_CONT_STRICT;
     add(b, "startups", s * m->ts, one ? "one-port doubling (log2 N)" : "seed 000 Lemma 1 (log N / log(deg+1))", !shared,
         shared ? "not a bound with shared arcs: one round can reach every node" : note);
     if (shared) add(b, "one round", m->ts, "at least one start-up", 1, "");
@@ -99,7 +99,7 @@ static void exchange_bounds(const mg_problem_spec *pb, mg_bound *b) {
   add(b, "injection", (N - 1) * B / out * m->tl, "each node sends N-1 blocks", 1,
       one ? "one send per round" : "over the least degree");
   if (one) add(b, "startups", log_ceil(N, 2.0) * m->ts, "one-port doubling (log2 N)", 1, "a block must reach N-1 nodes");
-  else if (m->contention == MG_CONT_SHARED) {
+  else if (m->contention != MG_CONT_STRICT) {
     /* with shared arcs an all-port node may send to everyone in one round */
     add(b, "startups", log_ceil(N, (double)max_in_degree(t) + 1) * m->ts, "fan-out (log N / log(deg+1))", 0,
         "not a bound with shared arcs: one round can reach every node");
