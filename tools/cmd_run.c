@@ -13,7 +13,7 @@ static void help(void) {
          "Exit status: 0 verified, 1 the schedule breaks a rule, 2 bad input,\n"
          "3 too large for memory.\n\n"
          "  --topo   ring:N | line:N | torus:AxB.. | mesh:AxB.. | meshbus:N\n"
-         "  --model  switching=wormhole|circuit|saf|bus,port=all|one,contention=strict|shared,\n"
+         "  --model  switching=wormhole|circuit|saf|bus,port=all|one,contention=strict|shared|fair,\n"
          "           ts=S,td=S,tl=S,ell=K   (defaults: wormhole, all, strict, ts=1, td=0, tl=0)\n"
          "  --r R    the papers' units: ts=R, td=0, tl=1 and L=1 (costs in t'_l)\n"
          "  --bytes  gossip: bytes per node; exchange: bytes per block (default 1)\n"
