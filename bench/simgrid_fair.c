@@ -138,7 +138,8 @@ static int run_chain(double bytes, const char *contention, mg_report *rep, plan 
   mg_round_init(&r);
   mg_transfer t[6] = {piece(0, 1, 0), piece(0, 1, 1), mg_xfer(0, 2), mg_xfer(1, 3), piece(2, 3, 0), piece(2, 3, 1)};
   int ok = 1;
-  for (int i = 0; i < 6; i++) ok = ok && mg_round_add(&r, &t[i]);
+  for (int i = 0; i < 6; i++)
+    ok = ok && mg_round_add(&r, &t[i]);
   mg_sim *sim = NULL;
   if (!ok || mg_sim_create(&o, &sim, &err) != MG_OK) {
     mg_round_free(&r);
@@ -154,8 +155,7 @@ static int run_chain(double bytes, const char *contention, mg_report *rep, plan 
   return st == MG_ERR_VIOLATION && rep->violation.rule == MG_RULE_INCOMPLETE && rep->n_round_costs == 1;
 }
 
-static int produce(const char *algo, const char *topo, double bytes, const char *contention, mg_report *rep,
-                   plan *p) {
+static int produce(const char *algo, const char *topo, double bytes, const char *contention, mg_report *rep, plan *p) {
   if (!strcmp(algo, "chain")) return run_chain(bytes, contention, rep, p);
   return run_model(algo, topo, bytes, contention, rep, p);
 }
@@ -168,7 +168,8 @@ static int write_platform(const plan *p, const char *path) {
   const mg_topo *t = &p->topo;
   fprintf(f, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
              "<platform version=\"4.1\">\n<zone id=\"torus\" routing=\"Full\">\n");
-  for (uint32_t v = 0; v < t->N; v++) fprintf(f, "  <host id=\"n%u\" speed=\"1Gf\"/>\n", v);
+  for (uint32_t v = 0; v < t->N; v++)
+    fprintf(f, "  <host id=\"n%u\" speed=\"1Gf\"/>\n", v);
   for (uint32_t v = 0; v < t->N; v++)
     for (int k = 0; k < t->d; k++)
       for (int dir = -1; dir <= 1; dir += 2)
@@ -223,7 +224,8 @@ static void controller(int argc, char **argv) {
   size_t i = 0;
   for (int64_t r = 0; r < p->rounds; r++) {
     size_t first = i;
-    while (i < p->n && p->x[i].round == r) i++;
+    while (i < p->n && p->x[i].round == r)
+      i++;
     double t0 = simgrid_get_clock();
     round_done = sg_barrier_init((unsigned)(i - first + 1));
     for (size_t k = first; k < i; k++) {
@@ -260,8 +262,7 @@ static void one_case(const char *algo, const char *topo, double bytes) {
   mg_report shared, fair;
   plan p;
   memset(&p, 0, sizeof p);
-  if (!produce(algo, topo, bytes, "shared", &shared, NULL) || !produce(algo, topo, bytes, "fair", &fair, &p))
-    return;
+  if (!produce(algo, topo, bytes, "shared", &shared, NULL) || !produce(algo, topo, bytes, "fair", &fair, &p)) return;
   char platform[] = "/tmp/meshgossip-simgrid-XXXXXX";
   int fd = mkstemp(platform);
   if (fd < 0) return;
@@ -298,7 +299,8 @@ static void one_case(const char *algo, const char *topo, double bytes) {
   size_t i = 0;
   for (int64_t r = 0; r < p.rounds && sg; r++) {
     size_t cnt = 0;
-    while (i < p.n && p.x[i].round == r) i++, cnt++;
+    while (i < p.n && p.x[i].round == r)
+      i++, cnt++;
     double s = shared.round_costs[r], f = fair.round_costs[r];
     ts += s, tf += f, tg += sg[r];
     printf("  %5lld %9zu %12.4f %12.4f %12.4f %9.4f\n", (long long)r, cnt, s * 1e3, f * 1e3, sg[r] * 1e3,

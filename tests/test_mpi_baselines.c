@@ -15,9 +15,9 @@ static const char *exchange_algos[] = {"mpi-alltoall-pairwise", "mpi-alltoall-pa
                                        "mpi-alltoall-bruck", "mpi-alltoall-direct", "mpi-alltoall-ring"};
 
 /* rings, lines, 2D and 3D tori and meshes, odd, prime, non-powers of two */
-static const char *shapes[] = {"ring:2",    "ring:3",    "ring:5",    "ring:7",      "ring:8",     "ring:12",
-                               "line:2",    "line:5",    "line:6",    "torus:2x2",   "torus:4x4",  "torus:3x5",
-                               "torus:2x3", "torus:6x5", "mesh:3x5",  "mesh:4x4",    "mesh:2x7",   "torus:3x3x2",
+static const char *shapes[] = {"ring:2",      "ring:3",     "ring:5",      "ring:7",    "ring:8",    "ring:12",
+                               "line:2",      "line:5",     "line:6",      "torus:2x2", "torus:4x4", "torus:3x5",
+                               "torus:2x3",   "torus:6x5",  "mesh:3x5",    "mesh:4x4",  "mesh:2x7",  "torus:3x3x2",
                                "torus:2x2x2", "mesh:2x3x4", "torus:3x3x3", "mesh:3x2x2"};
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 
@@ -66,10 +66,13 @@ static void test_rd_any_p(void **state) {
     mg_status st = th_run("mpi-allgather-rd", &pb, &rep);
     if (st != MG_OK || !rep.verified) fail_msg("rd on %s: %s", topo, rep.violation.msg);
     int lg = 0;
-    while ((1 << lg) < p) lg++;
+    while ((1 << lg) < p)
+      lg++;
     /* lg p exchanges; the halving adds rounds only off powers of two */
-    if ((p & (p - 1)) == 0) assert_int_equal(rep.rounds, lg);
-    else assert_true(rep.rounds > lg - 1);
+    if ((p & (p - 1)) == 0)
+      assert_int_equal(rep.rounds, lg);
+    else
+      assert_true(rep.rounds > lg - 1);
     mg_report_free(&rep);
   }
 }
@@ -130,8 +133,10 @@ static void test_strict(void **state) {
   /* elsewhere a rejection must still name the arc (Bruck happens to be
    * contention-free on torus:3x3x2 under dimension order) */
   for (size_t s = 0; s < NSHAPES; s++) {
-    for (size_t a = 1; a < 5; a++) check_strict(MG_GOSSIP, gossip_algos[a], shapes[s], -1);
-    for (size_t a = 0; a < 4; a++) check_strict(MG_EXCHANGE, exchange_algos[a], shapes[s], -1);
+    for (size_t a = 1; a < 5; a++)
+      check_strict(MG_GOSSIP, gossip_algos[a], shapes[s], -1);
+    for (size_t a = 0; a < 4; a++)
+      check_strict(MG_EXCHANGE, exchange_algos[a], shapes[s], -1);
   }
   for (size_t s = 0; s < NSHAPES; s++) {
     check_strict(MG_GOSSIP, "mpi-allgather-ring", shapes[s], 0);
@@ -165,8 +170,8 @@ static void test_closed_forms(void **state) {
     expect_closed_form(MG_EXCHANGE, "mpi-alltoall-ring", shapes[s], shared);
     expect_closed_form(MG_EXCHANGE, "mpi-alltoall-ring", shapes[s], strict);
   }
-  const char *rings[] = {"ring:2", "ring:3", "ring:4", "ring:5", "ring:6", "ring:7", "ring:8", "ring:12", "ring:16",
-                         "ring:31"};
+  const char *rings[] = {"ring:2", "ring:3", "ring:4",  "ring:5",  "ring:6",
+                         "ring:7", "ring:8", "ring:12", "ring:16", "ring:31"};
   for (size_t s = 0; s < sizeof rings / sizeof rings[0]; s++) {
     const char *t = rings[s];
     expect_closed_form(MG_GOSSIP, "mpi-allgather-bruck", t, shared);
@@ -226,7 +231,8 @@ static char *run_cli(const char *args) {
   size_t cap = 1 << 16, len = 0;
   char *buf = calloc(cap, 1);
   size_t got;
-  while (buf && (got = fread(buf + len, 1, cap - 1 - len, f)) > 0) len += got;
+  while (buf && (got = fread(buf + len, 1, cap - 1 - len, f)) > 0)
+    len += got;
   pclose(f);
   return buf;
 }

@@ -40,7 +40,8 @@ static best best_of(const char *topo, double bytes) {
     if (mpi && r->rep.cost < b.mpi_cost) b.mpi_cost = r->rep.cost, b.mpi = r->algo->name;
     if (!mpi && r->rep.cost < b.seed_cost) b.seed_cost = r->rep.cost, b.seed = r->algo->name;
   }
-  for (size_t i = 0; i < n; i++) mg_report_free(&rows[i].rep);
+  for (size_t i = 0; i < n; i++)
+    mg_report_free(&rows[i].rep);
   free(rows);
   return b;
 }

@@ -132,7 +132,8 @@ static uint64_t ring_hops(const mg_topo *t) {
 
 static int log2_ceil(uint32_t p) {
   int k = 0;
-  while (((uint64_t)1 << k) < p) k++;
+  while (((uint64_t)1 << k) < p)
+    k++;
   return k;
 }
 

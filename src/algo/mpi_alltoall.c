@@ -57,7 +57,8 @@
 #include <string.h>
 
 static mg_status grid_check(const mg_problem_spec *pb, const char *algo, mg_err *err) {
-  if (pb->problem != MG_EXCHANGE) return mg_fail(err, MG_ERR_UNSUPPORTED, "%s is a complete exchange (alltoall) algorithm", algo);
+  if (pb->problem != MG_EXCHANGE)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "%s is a complete exchange (alltoall) algorithm", algo);
   if (pb->topo.kind != MG_TOPO_GRID || pb->model.switching == MG_SW_BUS)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "%s needs a ring, line, torus or mesh (not a mesh-bus)", algo);
   return MG_OK;
@@ -110,7 +111,8 @@ static uint64_t hops(const mg_topo *t, uint32_t a, uint32_t b) {
 
 static int log2_ceil(uint32_t p) {
   int k = 0;
-  while (((uint64_t)1 << k) < p) k++;
+  while (((uint64_t)1 << k) < p)
+    k++;
   return k;
 }
 
@@ -128,8 +130,10 @@ static int is_ring(const mg_topo *t) { return t->kind == MG_TOPO_GRID && t->d ==
 static mg_status pairs_mode(const mg_problem_spec *pb, const mg_params *ps, int *xor_pairs, mg_err *err) {
   const char *v = ps ? mg_params_get(ps, "pairs") : NULL;
   int pow2 = mg_is_pow(pb->topo.N, 2, NULL);
-  if (!v || !strcmp(v, "auto")) *xor_pairs = pow2;
-  else if (!strcmp(v, "shift")) *xor_pairs = 0;
+  if (!v || !strcmp(v, "auto"))
+    *xor_pairs = pow2;
+  else if (!strcmp(v, "shift"))
+    *xor_pairs = 0;
   else if (!strcmp(v, "xor")) {
     if (!pow2)
       return mg_fail(err, MG_ERR_UNSUPPORTED, "pairs=xor needs a power-of-two number of ranks, not %u", pb->topo.N);
@@ -218,7 +222,8 @@ static mg_status bruck_closed_form(const mg_problem_spec *pb, const mg_params *p
   double c = 0;
   for (uint64_t pof2 = 1; pof2 < p; pof2 <<= 1) {
     uint64_t nk = 0;
-    for (uint64_t j = 0; j < p; j++) nk += (j & pof2) != 0;
+    for (uint64_t j = 0; j < p; j++)
+      nk += (j & pof2) != 0;
     double dk = (double)(pof2 < p - pof2 ? pof2 : p - pof2);
     c += m->ts + dk * m->td + dk * (double)nk * pb->bytes * m->tl;
   }
@@ -264,7 +269,8 @@ static mg_status ring_generate(const mg_problem_spec *pb, const mg_params *ps, m
   mg_status st = MG_OK;
   holder *h = mg_calloc(p, sizeof *h);
   if (!h) return mg_fail(err, MG_ERR_NOMEM, "out of memory");
-  for (uint32_t r = 0; r < p; r++) h[r] = (holder){.p = p, .u = r, .bit = 0};
+  for (uint32_t r = 0; r < p; r++)
+    h[r] = (holder){.p = p, .u = r, .bit = 0};
   MG_CHECK(mg_emit_begin(&e, sink, pb, "mpi-alltoall-ring", ps, 1, 0, p - 1, err));
   for (uint32_t i = 1; i < p; i++) {
     for (uint32_t r = 0; r < p; r++) {

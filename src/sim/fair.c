@@ -32,9 +32,12 @@ mg_status mg_fair_finish(mg_sim *s, size_t nx, double *finish, mg_err *err) {
     st = mg_fail(err, MG_ERR_NOMEM, "out of memory for the fair-sharing state");
     goto out;
   }
-  for (size_t k = 0; k < na; k++) s->arc_index[s->arc_touched[k]] = (uint32_t)k;
-  for (size_t j = 0; j < ninc; j++) start[s->arc_index[arcs[j]] + 1]++;
-  for (size_t k = 0; k < na; k++) start[k + 1] += start[k];
+  for (size_t k = 0; k < na; k++)
+    s->arc_index[s->arc_touched[k]] = (uint32_t)k;
+  for (size_t j = 0; j < ninc; j++)
+    start[s->arc_index[arcs[j]] + 1]++;
+  for (size_t k = 0; k < na; k++)
+    start[k + 1] += start[k];
   {
     size_t *fill = mg_calloc(na ? na : 1, sizeof(size_t));
     if (!fill) {
@@ -58,11 +61,13 @@ mg_status mg_fair_finish(mg_sim *s, size_t nx, double *finish, mg_err *err) {
   double t = 0;
   while (nactive > 0) {
     /* progressive filling over the active flows */
-    for (size_t k = 0; k < na; k++) cap[k] = 1.0, nun[k] = 0;
+    for (size_t k = 0; k < na; k++)
+      cap[k] = 1.0, nun[k] = 0;
     for (size_t i = 0; i < nx; i++) {
       frozen[i] = 0;
       if (active[i])
-        for (size_t j = off[i]; j < off[i + 1]; j++) nun[s->arc_index[arcs[j]]]++;
+        for (size_t j = off[i]; j < off[i + 1]; j++)
+          nun[s->arc_index[arcs[j]]]++;
     }
     size_t unfrozen = nactive;
     while (unfrozen > 0) {
