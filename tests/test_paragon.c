@@ -89,10 +89,11 @@ static void test_paragon_ring81(void **state) {
   assert_true(seed_applies("ring:81"));
   sweep("ring:81", 1);
   /* the figures behind the factor: Approach 1 takes floor(81/2) = 40
-   * steps of one packet, the MPI ring 80 (seed 000 Lemma 4) */
+   * steps of one packet, the MPI ring 80 (seed 000 Lemma 4); another seed
+   * algorithm may tie with Approach 1 but not beat the bound here */
   best b = best_of("ring:81", 32768);
   double step = 3.0e-4 + 32768 * 2.2e-8;
-  assert_string_equal(b.seed, "ring");
+  assert_true(strncmp(b.seed, "mpi-", 4) != 0);
   assert_true(fabs(b.seed_cost - 40 * step) < 1e-12);
   assert_string_equal(b.mpi, "mpi-allgather-ring");
   assert_true(fabs(b.mpi_cost - 80 * step) < 1e-12);
