@@ -84,6 +84,14 @@ static void test_refusals(void **state) {
   assert_int_equal(th_run("mpi-allgather-neighbor", &pb, &rep), MG_ERR_UNSUPPORTED);
   pb = th_problem(MG_EXCHANGE, "ring:6", "contention=shared", 1);
   assert_int_equal(th_run("mpi-alltoall-pairwise:pairs=xor", &pb, &rep), MG_ERR_UNSUPPORTED);
+  /* one round of p(p-1) transfers, p^2(p-1)/2 block moves: too large */
+  mg_err err = {{0}};
+  pb = th_problem(MG_GOSSIP, "torus:64x64", "contention=shared", 1);
+  assert_int_equal(mg_algo_check(mg_algo_find("mpi-allgather-direct"), &pb, NULL, &err), MG_ERR_TOO_LARGE);
+  assert_int_equal(mg_algo_check(mg_algo_find("mpi-allgather-ring"), &pb, NULL, &err), MG_OK);
+  pb.problem = MG_EXCHANGE;
+  assert_int_equal(mg_algo_check(mg_algo_find("mpi-alltoall-direct"), &pb, NULL, &err), MG_ERR_TOO_LARGE);
+  assert_int_equal(mg_algo_check(mg_algo_find("mpi-alltoall-ring"), &pb, NULL, &err), MG_ERR_TOO_LARGE);
   pb = th_problem(MG_GOSSIP, "meshbus:4", NULL, 1);
   assert_int_equal(th_run("mpi-allgather-ring", &pb, &rep), MG_ERR_UNSUPPORTED);
 }

@@ -317,6 +317,20 @@ static mg_status neighbor_closed_form(const mg_problem_spec *pb, const mg_params
 
 /* -------------------------------------------------------------- direct */
 
+/* One round of p(p-1) transfers lives in memory at once (a few hundred
+ * bytes each): refuse beyond DIRECT_MAX transfers rather than exhaust it. */
+#define DIRECT_MAX (1u << 22)
+
+static mg_status direct_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
+  mg_status st = any_check(pb, ps, err);
+  uint64_t p = pb->topo.N;
+  if (st == MG_OK && p * (p - 1) > DIRECT_MAX)
+    return mg_fail(err, MG_ERR_TOO_LARGE,
+                   "%s puts p(p-1) = %llu transfers in one round, over the %u it holds in memory",
+                   "mpi-allgather-direct", (unsigned long long)(p * (p - 1)), DIRECT_MAX);
+  return st;
+}
+
 static mg_status direct_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
   uint32_t p = pb->topo.N;
   mg_emit e;
@@ -405,11 +419,11 @@ const mg_algo mg_algo_mpi_allgather_direct = {
     .problem = MG_GOSSIP,
     .summary = "MPI baseline: every rank sends its block to every other rank at once (linear)",
     .paper = "Open MPI basic linear allgather (all sends posted at once)",
-    .restrictions = "grid topologies, any p; ranks row-major, dimension-order routes",
+    .restrictions = "grid topologies, p(p-1) <= 2^22; ranks row-major, dimension-order routes",
     .rounding = "none needed",
     .params = no_params,
     .needs_shared = 1,
-    .check = any_check,
+    .check = direct_check,
     .generate = direct_generate,
     .closed_form = direct_closed_form,
 };
