@@ -70,6 +70,9 @@
  *   Closed form under contention=shared on ring:p (offsets 1..floor(p/2)
  *   go +, so the busiest + arc carries sum_{j<=floor(p/2)} j blocks):
  *   t_s + q t_d + q(q+1)/2 L t_l, q = floor(p/2).
+ *   Trace, ring:4: round 0: 0->1 {0}, 0->2 {0}, 0->3 {0}, 1->2 {1}, ...;
+ *   offsets 1 and 2 go +, 3 goes -, so the + arc 1->2 carries 1->2, 0->2
+ *   and 1->3: load 3 = q(q+1)/2.
  *
  * Restrictions: grid topologies (rings, lines, tori, meshes of any
  * dimension and extents); not the mesh-bus. Rounding: none needed except

@@ -39,6 +39,8 @@
  *   basic linear alltoall (MPICH's "scattered" posts them in batches).
  *   1 round, p(p-1) transfers of one block. Closed form under
  *   contention=shared on ring:p: t_s + q t_d + q(q+1)/2 b t_l, q = floor(p/2).
+ *   Trace, ring:3: round 0: 0->1 {(0,1)}, 0->2 {(0,2)}, 1->2 {(1,2)},
+ *   1->0 {(1,0)}, 2->0 {(2,0)}, 2->1 {(2,1)} (all one hop).
  *
  * mpi-alltoall-ring — MPICH's ring alltoall (gentran/tsp
  *   alltoall_tsp_ring): p-1 steps, each rank passes its buffer to r+1 and
@@ -48,6 +50,8 @@
  *   travelling: a lower price than MPICH's p b per step. p-1 rounds.
  *   Closed form (every grid; the rank ring is contention-free):
  *   (p-1) (t_s + h t_d) + p(p-1)/2 b t_l, h = max_r h(r, r+1).
+ *   Trace, ring:3: round 0: 0->1 {(0,1), (0,2)}, 1->2 {(1,2), (1,0)},
+ *   2->0 {(2,0), (2,1)}; round 1: 0->1 {(2,1)}, 1->2 {(0,2)}, 2->0 {(1,0)}.
  *
  * Restrictions: grid topologies (rings, lines, tori, meshes of any
  * dimension and extents); not the mesh-bus.
