@@ -337,8 +337,8 @@ static mg_status sim_round(void *ctx, mg_round *rd, mg_err *err) {
     if (s->arc_bytes[s->arc_touched[k]] > busiest) busiest = s->arc_bytes[s->arc_touched[k]];
   if (bus_model) busiest = max_bytes;
   if (fair && rd->n > 0) {
-    /* max-min fair sharing of the arcs (fair.c): the round ends when the
-     * last flow, started after its own start-up and hops, ends */
+    /* max-min fair sharing of the arcs (fair.c): the round costs the
+     * largest start-up + hop time + fair-share finish of its transfers */
     mg_status fst = mg_fair_finish(s, rd->n, s->fair_work, err);
     if (fst != MG_OK) return fst;
     best = -1;
