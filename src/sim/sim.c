@@ -86,8 +86,6 @@ static mg_status sim_begin(void *ctx, const mg_schedule_info *info, mg_err *err)
     return mg_fail(err, MG_ERR_INVALID, "switching=bus needs a meshbus topology");
   if (info->topo.kind == MG_TOPO_MESHBUS && info->model.switching != MG_SW_BUS)
     return mg_fail(err, MG_ERR_INVALID, "a meshbus topology needs switching=bus");
-  if (info->model.contention == MG_CONT_FAIR && info->model.switching == MG_SW_SAF)
-    return mg_fail(err, MG_ERR_INVALID, "contention=fair is defined for wormhole and circuit switching");
   st = mg_sim_state_bytes(info, &need, err);
   if (st != MG_OK) return st;
   limit = s->opts.mem_limit ? s->opts.mem_limit : mg_phys_mem() / 4 * 3;
@@ -111,6 +109,8 @@ static mg_status sim_begin(void *ctx, const mg_schedule_info *info, mg_err *err)
   s->recv_user = mg_calloc(s->N, sizeof(uint32_t));
   s->bus_stamp = mg_calloc(2u * info->topo.n[0] + 2, sizeof(uint32_t));
   s->bus_user = mg_calloc(2u * info->topo.n[0] + 2, sizeof(uint32_t));
+  if (info->model.contention == MG_CONT_FAIR && info->model.switching == MG_SW_SAF)
+    return mg_fail(err, MG_ERR_INVALID, "contention=fair is defined for wormhole and circuit switching");
   if (info->model.contention == MG_CONT_FAIR && !(s->arc_index = mg_calloc(s->nslots, sizeof(uint32_t))))
     return mg_fail(err, MG_ERR_NOMEM, "cannot allocate the fair-sharing arc index");
   if (!s->arc_stamp || !s->arc_user || !s->arc_bytes || !s->send_stamp || !s->send_user || !s->recv_stamp ||
