@@ -106,7 +106,10 @@ int64_t mg_topo_offset(const mg_topo *t, int dim, uint32_t a, uint32_t b);
 
 typedef enum mg_switching { MG_SW_WORMHOLE = 0, MG_SW_CIRCUIT, MG_SW_SAF, MG_SW_BUS } mg_switching;
 typedef enum mg_port { MG_PORT_ALL = 0, MG_PORT_ONE } mg_port;
-typedef enum mg_contention { MG_CONT_STRICT = 0, MG_CONT_SHARED } mg_contention;
+/* strict: an arc carries one transfer per round; shared: arcs may be
+ * shared, a round costs max(ts + hops*td) + busiest-arc bytes*tl; fair:
+ * arcs shared max-min fairly among the flows of a round (docs/models.md). */
+typedef enum mg_contention { MG_CONT_STRICT = 0, MG_CONT_SHARED, MG_CONT_FAIR } mg_contention;
 
 typedef struct mg_model {
   mg_switching switching;
@@ -449,6 +452,16 @@ typedef struct mg_compare_row {
  * free(). */
 mg_status mg_compare(const mg_problem_spec *pb, const mg_sim_opts *opts, int tune, mg_compare_row **rows, size_t *nrows,
                      mg_err *err);
+
+/* Selection as a pure function of the cost model: runs mg_compare (every
+ * registered algorithm of pb->problem, tunable ones tuned, each verified
+ * by the simulator under pb->model) and returns the one with the least
+ * verified cost in *algo with its parameters in *ps. *verified (optional)
+ * gets the number of algorithms that verified, *cost (optional) the
+ * pick's cost. MG_ERR_UNSUPPORTED if none verifies; MG_ERR_NOMEM on
+ * allocation failure. Nothing is allocated for the caller. */
+mg_status mg_algo_auto(const mg_problem_spec *pb, const mg_sim_opts *opts, const mg_algo **algo, mg_params *ps,
+                       size_t *verified, double *cost, mg_err *err);
 
 /* ------------------------------------------------------------------ */
 /* Tables of the seed papers                                            */

@@ -59,6 +59,20 @@ expect 3 run --algo ring --topo torus:100000x100000
 expect 2 run --algo ring --topo ring:9 --model port=one
 expect 0 run --algo ring --topo ring:9 --r 2
 expect 0 run --algo concentrate --topo line:10 --r 2 --json
+# MPI baselines, compare --sizes, run --algo auto
+expect 1 run --algo mpi-allgather-bruck --topo torus:4x4
+expect 0 run --algo mpi-allgather-bruck --topo torus:4x4 --model contention=shared
+expect 2 run --algo mpi-allgather-neighbor --topo torus:3x3 --model contention=shared
+expect 3 run --algo mpi-alltoall-direct --topo torus:64x64 --model contention=shared
+expect 2 compare --problem gossip --topo ring:8 --sizes 1,x
+expect 2 compare --problem gossip --topo ring:8 --sizes 1, --r 1
+expect 2 compare --problem gossip --topo ring:8 --sizes 1 --bytes 2
+expect 0 compare --problem gossip --topo ring:8 --r 1 --sizes 1K,2K
+expect 0 compare --problem exchange --topo torus:3x3 --r 1 --sizes 1,2 --json
+expect 2 run --algo ring --problem gossip --topo ring:9
+expect 2 run --algo auto --problem nonsense --topo ring:9
+expect 0 run --algo auto --topo torus:4x4 --model contention=shared --json
+expect 2 run --algo auto --problem exchange --topo meshbus:3
 expect 2 bound --problem nonsense --topo ring:9
 expect 2 bound --problem gossip
 expect 0 bound --problem exchange --topo torus:8x8 --model port=one,ts=1,tl=1

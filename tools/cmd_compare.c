@@ -5,52 +5,164 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One table of `compare`: the rows for one message size, JSON form. */
+static json_t *rows_json(const mg_compare_row *rows, size_t n) {
+  json_t *res = json_array();
+  for (size_t i = 0; i < n; i++) {
+    const mg_compare_row *r = &rows[i];
+    json_t *j = json_pack("{s:s, s:o}", "algorithm", r->algo->name, "params", cli_params_json(&r->params));
+    if (r->refused) json_object_set_new(j, "refused", json_string(r->reason));
+    else {
+      json_object_set_new(j, "verified", json_boolean(r->rep.verified));
+      json_object_set_new(j, "cost", json_real(r->rep.cost));
+      json_object_set_new(j, "rounds", json_integer(r->rep.rounds));
+      json_object_set_new(j, "ratio_to_bound", json_real(r->rep.ratio_to_bound));
+      if (!r->rep.verified) json_object_set_new(j, "violation", cli_violation_json(&r->rep));
+    }
+    json_array_append_new(res, j);
+  }
+  return res;
+}
+
+static const char *best_of(const mg_compare_row *rows, size_t n) {
+  return n && !rows[0].refused && rows[0].rep.verified ? rows[0].algo->name : NULL;
+}
+
+static void free_rows(mg_compare_row *rows, size_t n) {
+  for (size_t i = 0; i < n; i++) mg_report_free(&rows[i].rep);
+  free(rows);
+}
+
+/* "1024,4096,32K,1M": positive sizes, K and M suffixes are powers of 1024. */
+static int parse_sizes(const char *s, double *out, size_t cap, size_t *n) {
+  *n = 0;
+  while (*s) {
+    char *end;
+    double x = strtod(s, &end);
+    if (end == s) return 0;
+    if (*end == 'K' || *end == 'k') x *= 1024.0, end++;
+    else if (*end == 'M' || *end == 'm') x *= 1048576.0, end++;
+    if (!(x > 0) || x > 1e18 || *n == cap || (*end && *end != ',')) return 0;
+    out[(*n)++] = x;
+    s = *end ? end + 1 : end;
+    if (*end == ',' && !*s) return 0;
+  }
+  return *n > 0;
+}
+
+/* --sizes: one compare per size; CSV (one row per size, one column per
+ * algorithm of the problem in registry order, empty where refused or not
+ * verified) or one JSON object. */
+static int sweep(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, const mg_sim_opts *so) {
+  double sizes[64];
+  size_t ns;
+  mg_err err = {{0}};
+  if (!parse_sizes(o->sizes, sizes, 64, &ns)) {
+    fprintf(stderr, "meshgossip: --sizes takes up to 64 positive sizes, e.g. 1024,4096,32K\n");
+    return EXIT_USAGE;
+  }
+  char topo[128];
+  json_t *jrows = json_array();
+  if (!o->json) {
+    printf("bytes");
+    for (size_t a = 0; a < mg_algo_count(); a++)
+      if (mg_algo_at(a)->problem == problem) printf(",%s", mg_algo_at(a)->name);
+    printf(",best,lower_bound\n");
+  }
+  for (size_t k = 0; k < ns; k++) {
+    mg_compare_row *rows;
+    size_t n;
+    pb->bytes = sizes[k];
+    mg_status st = mg_compare(pb, so, 1, &rows, &n, &err);
+    if (st != MG_OK) {
+      json_decref(jrows);
+      return cli_fail(st, &err);
+    }
+    mg_bound b;
+    if (mg_lower_bound(pb, &b, NULL) != MG_OK) b.lower_bound = 0;
+    const char *best = best_of(rows, n);
+    if (o->json) {
+      json_t *j = json_pack("{s:f, s:o}", "bytes", sizes[k], "results", rows_json(rows, n));
+      json_object_set_new(j, "best", best ? json_string(best) : json_null());
+      json_object_set_new(j, "lower_bound", json_real(b.lower_bound));
+      json_array_append_new(jrows, j);
+    } else {
+      printf("%.17g", sizes[k]);
+      for (size_t a = 0; a < mg_algo_count(); a++) {
+        if (mg_algo_at(a)->problem != problem) continue;
+        printf(",");
+        for (size_t i = 0; i < n; i++)
+          if (rows[i].algo == mg_algo_at(a) && !rows[i].refused && rows[i].rep.verified) printf("%.10g", rows[i].rep.cost);
+      }
+      printf(",%s,%.10g\n", best ? best : "", b.lower_bound);
+    }
+    free_rows(rows, n);
+  }
+  if (o->json) {
+    json_t *j = json_pack("{s:s, s:s, s:o, s:o}", "problem", mg_problem_name(problem), "topology",
+                          mg_topo_format(&pb->topo, topo, sizeof topo), "model", cli_model_json(&pb->model), "sizes",
+                          jrows);
+    cli_print_json(j);
+  } else {
+    json_decref(jrows);
+  }
+  return EXIT_OK;
+}
+
 int cmd_compare(int argc, char **argv) {
   cli_opts o;
   mg_err err = {{0}};
-  if (!cli_parse(argc, argv, &o, " problem topo model r bytes json mem-limit ")) return EXIT_USAGE;
+  if (!cli_parse(argc, argv, &o, " problem topo model r bytes sizes json mem-limit ")) return EXIT_USAGE;
   if (o.help) {
-    printf("usage: meshgossip compare --problem gossip|exchange --topo SPEC [--model SPEC | --r R] [--bytes L] [--json]\n\n"
+    printf("usage: meshgossip compare --problem gossip|exchange --topo SPEC [--model SPEC | --r R]\n"
+           "                          [--bytes L | --sizes LIST] [--json]\n\n"
            "Runs every registered algorithm of the problem that applies to the topology\n"
            "and model (tunable ones tuned), verifies each, and ranks them by cost beside\n"
            "the lower bound. Algorithms that do not apply are listed with the reason.\n\n"
+           "Every algorithm is priced by the same rule. Unless --model sets contention,\n"
+           "compare uses contention=shared: a round costs its largest start-up and hop\n"
+           "terms plus the bytes on its busiest arc times tl (docs/models.md), so the\n"
+           "MPI baselines, whose transfers share arcs, are priced rather than rejected.\n"
+           "With contention=strict they are listed as not verified, the arc named.\n\n"
+           "  --sizes LIST  sweep message sizes (e.g. 1024,4096,32K): prints CSV, one row\n"
+           "                per size, one column per algorithm (empty = refused or not\n"
+           "                verified), then the best and the lower bound; with --json one\n"
+           "                object with a table per size.\n\n"
            "examples:\n  meshgossip compare --problem gossip --topo ring:81 --r 10\n"
-           "  meshgossip compare --problem gossip --topo torus:9x9 --model ts=3e-4,tl=2.2e-8 --bytes 32768\n");
+           "  meshgossip compare --problem gossip --topo torus:9x9 --model ts=3e-4,tl=2.2e-8 --bytes 32768\n"
+           "  meshgossip compare --problem exchange --topo torus:8x8 --model ts=1e-6,tl=1e-9 --sizes 64,1K,16K\n");
     return EXIT_OK;
+  }
+  if (o.npositional) {
+    fprintf(stderr, "meshgossip: unexpected argument '%s'\n", o.positional[0]);
+    return EXIT_USAGE;
+  }
+  if (o.sizes && o.have_bytes) {
+    fprintf(stderr, "meshgossip: give either --bytes or --sizes, not both\n");
+    return EXIT_USAGE;
   }
   mg_problem problem;
   mg_status st = mg_problem_parse(o.problem ? o.problem : "", &problem, &err);
   if (st != MG_OK) return cli_fail(st, &err);
   mg_problem_spec pb;
   if ((st = cli_problem(&o, problem, &pb, &err)) != MG_OK) return cli_fail(st, &err);
+  /* one contention rule for every algorithm: shared unless asked */
+  if (!o.model || !strstr(o.model, "contention=")) pb.model.contention = MG_CONT_SHARED;
   mg_sim_opts so;
   cli_sim_opts(&o, &so);
   so.progress = NULL;
+  if (o.sizes) return sweep(&o, problem, &pb, &so);
   mg_compare_row *rows;
   size_t n;
   if ((st = mg_compare(&pb, &so, 1, &rows, &n, &err)) != MG_OK) return cli_fail(st, &err);
   mg_bound b;
-  mg_lower_bound(&pb, &b, NULL);
-  const char *best = n && !rows[0].refused && rows[0].rep.verified ? rows[0].algo->name : NULL;
+  if (mg_lower_bound(&pb, &b, NULL) != MG_OK) b.lower_bound = 0;
+  const char *best = best_of(rows, n);
   char topo[128], ps[256];
   if (o.json) {
-    json_t *res = json_array();
-    for (size_t i = 0; i < n; i++) {
-      const mg_compare_row *r = &rows[i];
-      json_t *j = json_pack("{s:s, s:o}", "algorithm", r->algo->name, "params", cli_params_json(&r->params));
-      if (r->refused) json_object_set_new(j, "refused", json_string(r->reason));
-      else {
-        json_object_set_new(j, "verified", json_boolean(r->rep.verified));
-        json_object_set_new(j, "cost", json_real(r->rep.cost));
-        json_object_set_new(j, "rounds", json_integer(r->rep.rounds));
-        json_object_set_new(j, "ratio_to_bound", json_real(r->rep.ratio_to_bound));
-        if (!r->rep.verified) json_object_set_new(j, "violation", cli_violation_json(&r->rep));
-      }
-      json_array_append_new(res, j);
-    }
     json_t *j = json_pack("{s:s, s:s, s:o, s:f, s:o}", "problem", mg_problem_name(problem), "topology",
                           mg_topo_format(&pb.topo, topo, sizeof topo), "model", cli_model_json(&pb.model), "bytes",
-                          pb.bytes, "results", res);
+                          pb.bytes, "results", rows_json(rows, n));
     json_object_set_new(j, "best", best ? json_string(best) : json_null());
     json_object_set_new(j, "lower_bound", json_real(b.lower_bound));
     cli_print_json(j);
@@ -69,6 +181,6 @@ int cmd_compare(int argc, char **argv) {
                r->rep.verified ? "" : " NOT VERIFIED: ", r->rep.verified ? "" : r->rep.violation.msg);
     }
   }
-  free(rows);
+  free_rows(rows, n);
   return EXIT_OK;
 }

@@ -24,6 +24,15 @@ extern const mg_algo mg_algo_bus_simple_refined;
 extern const mg_algo mg_algo_bus_partition;
 extern const mg_algo mg_algo_bus_partition_theta;
 extern const mg_algo mg_algo_bus_centralize;
+extern const mg_algo mg_algo_mpi_allgather_ring;
+extern const mg_algo mg_algo_mpi_allgather_rd;
+extern const mg_algo mg_algo_mpi_allgather_bruck;
+extern const mg_algo mg_algo_mpi_allgather_neighbor;
+extern const mg_algo mg_algo_mpi_allgather_direct;
+extern const mg_algo mg_algo_mpi_alltoall_pairwise;
+extern const mg_algo mg_algo_mpi_alltoall_bruck;
+extern const mg_algo mg_algo_mpi_alltoall_direct;
+extern const mg_algo mg_algo_mpi_alltoall_ring;
 
 /* Emits rounds: begin, then rounds, then end; owns one reusable round. */
 typedef struct mg_emit {

@@ -23,6 +23,15 @@ static const mg_algo *const registry[] = {
     &mg_algo_bus_partition,
     &mg_algo_bus_partition_theta,
     &mg_algo_bus_centralize,
+    &mg_algo_mpi_allgather_ring,
+    &mg_algo_mpi_allgather_rd,
+    &mg_algo_mpi_allgather_bruck,
+    &mg_algo_mpi_allgather_neighbor,
+    &mg_algo_mpi_allgather_direct,
+    &mg_algo_mpi_alltoall_pairwise,
+    &mg_algo_mpi_alltoall_bruck,
+    &mg_algo_mpi_alltoall_direct,
+    &mg_algo_mpi_alltoall_ring,
 };
 
 size_t mg_algo_count(void) { return sizeof registry / sizeof registry[0]; }

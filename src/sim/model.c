@@ -29,7 +29,9 @@ const char *mg_switching_name(mg_switching s) {
   return (unsigned)s < 4 ? names[s] : "?";
 }
 const char *mg_port_name(mg_port p) { return p == MG_PORT_ONE ? "one" : "all"; }
-const char *mg_contention_name(mg_contention c) { return c == MG_CONT_SHARED ? "shared" : "strict"; }
+const char *mg_contention_name(mg_contention c) {
+  return c == MG_CONT_SHARED ? "shared" : c == MG_CONT_FAIR ? "fair" : "strict";
+}
 
 static mg_status set_key(mg_model *m, const char *k, const char *v, mg_err *err) {
   if (!strcmp(k, "switching")) {
@@ -53,7 +55,8 @@ static mg_status set_key(mg_model *m, const char *k, const char *v, mg_err *err)
   if (!strcmp(k, "contention")) {
     if (!strcmp(v, "strict")) m->contention = MG_CONT_STRICT;
     else if (!strcmp(v, "shared")) m->contention = MG_CONT_SHARED;
-    else return mg_fail(err, MG_ERR_INVALID, "contention must be strict or shared, not '%s'", v);
+    else if (!strcmp(v, "fair")) m->contention = MG_CONT_FAIR;
+    else return mg_fail(err, MG_ERR_INVALID, "contention must be strict, shared or fair, not '%s'", v);
     return MG_OK;
   }
   if (!strcmp(k, "ell")) {

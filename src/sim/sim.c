@@ -113,6 +113,10 @@ static mg_status sim_begin(void *ctx, const mg_schedule_info *info, mg_err *err)
   s->recv_user = mg_calloc(s->N, sizeof(uint32_t));
   s->bus_stamp = mg_calloc(2u * info->topo.n[0] + 2, sizeof(uint32_t));
   s->bus_user = mg_calloc(2u * info->topo.n[0] + 2, sizeof(uint32_t));
+  if (info->model.contention == MG_CONT_FAIR && info->model.switching == MG_SW_SAF)
+    return mg_fail(err, MG_ERR_INVALID, "contention=fair is defined for wormhole and circuit switching");
+  if (info->model.contention == MG_CONT_FAIR && !(s->arc_index = mg_calloc(s->nslots, sizeof(uint32_t))))
+    return mg_fail(err, MG_ERR_NOMEM, "cannot allocate the fair-sharing arc index");
   if (!s->arc_stamp || !s->arc_user || !s->arc_bytes || !s->send_stamp || !s->send_user || !s->recv_stamp ||
       !s->recv_user || !s->bus_stamp || !s->bus_user)
     return mg_fail(err, MG_ERR_NOMEM, "cannot allocate the simulator's bookkeeping");
@@ -176,6 +180,12 @@ static mg_status walk_route(mg_sim *s, const mg_transfer *tr, size_t i, const mg
         return st;
       }
       s->arc_bytes[arc] += bytes;
+      if (s->arc_index) {
+        /* contention=fair: remember the transfer's arcs */
+        if (!mg_grow((void **)&s->fair_arcs, &s->capfair_arcs, s->nfair_arcs + 1, sizeof *s->fair_arcs))
+          return mg_fail(err, MG_ERR_NOMEM, "out of memory for the fair-sharing routes");
+        s->fair_arcs[s->nfair_arcs++] = arc;
+      }
       cur = nx;
       (*hops)++;
     }
@@ -247,6 +257,13 @@ static mg_status sim_round(void *ctx, mg_round *rd, mg_err *err) {
   double max_fixed = 0, max_bytes = 0, best = 0, best_ts = 0, best_hop = 0, best_tl = 0;
   uint64_t max_hops = 0, max_items = 0;
   int bus_model = m->switching == MG_SW_BUS;
+  int fair = s->arc_index != NULL && !bus_model;
+  s->nfair_arcs = 0;
+  if (fair && (!mg_grow((void **)&s->fair_off, &s->capfair_off, rd->n + 1, sizeof(size_t)) ||
+               !mg_grow((void **)&s->fair_bytes, &s->capfair_bytes, rd->n + 1, sizeof(double)) ||
+               !mg_grow((void **)&s->fair_fixed, &s->capfair_fixed, rd->n + 1, sizeof(double)) ||
+               !mg_grow((void **)&s->fair_work, &s->capfair_work, rd->n + 1, sizeof(double))))
+    return mg_fail(err, MG_ERR_NOMEM, "out of memory for the fair-sharing state");
   for (size_t i = 0; i < rd->n; i++) {
     const mg_transfer *tr = &rd->t[i];
     uint64_t nitems = 0, hops = 0;
@@ -274,7 +291,9 @@ static mg_status sim_round(void *ctx, mg_round *rd, mg_err *err) {
       if (s->info.problem == MG_GOSSIP) st = mg_gossip_select(s, tr, i, tr->dst, &nitems, err);
       else st = mg_exchange_select(s, tr, i, &nitems, err);
       if (st != MG_OK) return st;
+      if (fair) s->fair_off[i] = s->nfair_arcs;
       st = walk_route(s, tr, i, route, nseg, (double)nitems * s->item_bytes, &hops, err);
+      if (fair) s->fair_off[i + 1] = s->nfair_arcs;
       if (st != MG_OK) return st;
       st = port_rule(s, i, tr->src, 1, err);
       if (st == MG_OK) st = port_rule(s, i, tr->dst, 0, err);
@@ -303,6 +322,10 @@ static mg_status sim_round(void *ctx, mg_round *rd, mg_err *err) {
     } else {
       ts_t = m->ts, hop_t = (double)hops * m->td, tl_t = bytes * m->tl;
     }
+    if (fair) {
+      s->fair_bytes[i] = bytes;
+      s->fair_fixed[i] = ts_t + hop_t;
+    }
     if (ts_t + hop_t + tl_t > best || i == 0) {
       best = ts_t + hop_t + tl_t;
       best_ts = ts_t, best_hop = hop_t, best_tl = tl_t;
@@ -319,11 +342,32 @@ static mg_status sim_round(void *ctx, mg_round *rd, mg_err *err) {
   for (size_t k = 0; k < s->narc_touched; k++)
     if (s->arc_bytes[s->arc_touched[k]] > busiest) busiest = s->arc_bytes[s->arc_touched[k]];
   if (bus_model) busiest = max_bytes;
+  if (fair && rd->n > 0) {
+    /* max-min fair sharing of the arcs (fair.c): the round costs the
+     * largest start-up + hop time + fair-share finish of its transfers */
+    mg_status fst = mg_fair_finish(s, rd->n, s->fair_work, err);
+    if (fst != MG_OK) return fst;
+    best = -1;
+    for (size_t i = 0; i < rd->n; i++) {
+      double c = s->fair_fixed[i] + s->fair_work[i] * m->tl;
+      if (c > best) {
+        best = c;
+        best_ts = m->ts;
+        best_hop = s->fair_fixed[i] - m->ts;
+        best_tl = s->fair_work[i] * m->tl;
+      }
+    }
+  }
   s->narc_touched = 0;
   if (rd->n > 0) {
     if (bus_model) {
       rc = m->ts;
       s->rep.cost_startup += rc;
+    } else if (fair) {
+      rc = best;
+      s->rep.cost_startup += best_ts;
+      s->rep.cost_hop += best_hop;
+      s->rep.cost_transfer += best_tl;
     } else if (m->contention == MG_CONT_SHARED) {
       /* shared links: the round's largest fixed terms plus the byte load
        * of its busiest arc (docs/models.md) */
@@ -415,5 +459,11 @@ void mg_sim_destroy(mg_sim *s) {
   free(s->bus_stamp);
   free(s->bus_user);
   free(s->rep.round_costs);
+  free(s->fair_arcs);
+  free(s->fair_off);
+  free(s->fair_bytes);
+  free(s->fair_fixed);
+  free(s->fair_work);
+  free(s->arc_index);
   free(s);
 }

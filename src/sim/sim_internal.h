@@ -68,7 +68,21 @@ struct mg_sim {
   uint32_t *send_stamp, *send_user, *recv_stamp, *recv_user;
   uint32_t *bus_stamp, *bus_user; /* 2n buses: rows then columns */
   const mg_round *cur_round;
+
+  /* contention=fair (fair.c): the arcs each transfer of the round walks
+   * (fair_arcs[fair_off[i] .. fair_off[i+1])), its bytes and fixed time */
+  uint64_t *fair_arcs;
+  size_t nfair_arcs, capfair_arcs;
+  size_t *fair_off;
+  double *fair_bytes, *fair_fixed, *fair_work;
+  size_t capfair_off, capfair_bytes, capfair_fixed, capfair_work;
+  uint32_t *arc_index; /* arc id -> index among the round's touched arcs */
 };
+
+/* contention=fair: the finish time (in bytes at one byte per unit of time
+ * per arc) of each of the round's nx transfers under max-min fair sharing
+ * of the arcs, re-shared whenever a flow ends; into finish[0..nx). */
+mg_status mg_fair_finish(mg_sim *s, size_t nx, double *finish, mg_err *err);
 
 /* Fills the report's violation and marks the run failed; returns
  * MG_ERR_VIOLATION. */

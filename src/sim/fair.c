@@ -1,0 +1,125 @@
+/* contention=fair: max-min fair sharing of the arcs within a round.
+ *
+ * Every transfer of the round is a flow of its bytes along its route. All
+ * flows start together; every arc carries one byte per unit of time,
+ * shared max-min fairly among the flows that cross it (progressive
+ * filling: the arc with the least capacity per unfrozen flow fixes the
+ * rate of its flows, which are then frozen, and so on), and the shares are
+ * recomputed whenever a flow ends. This is the fluid model of SimGrid's
+ * CM02 network model without latencies (bench/bench_fair_simgrid.c
+ * compares the two on rounds of the MPI baselines). The simulator then
+ * prices the round as max over its transfers of ts + hops*td + finish*tl
+ * (docs/models.md). Cost: one sharing per flow end, each O(arcs touched x
+ * bottleneck levels + route lengths). */
+#include "sim_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+mg_status mg_fair_finish(mg_sim *s, size_t nx, double *finish, mg_err *err) {
+  mg_status st = MG_OK;
+  size_t na = s->narc_touched, ninc = s->nfair_arcs;
+  const size_t *off = s->fair_off;
+  const uint64_t *arcs = s->fair_arcs;
+  /* per arc: capacity left, unfrozen flows, and its flows (CSR) */
+  double *cap = mg_calloc(na ? na : 1, sizeof(double));
+  uint32_t *nun = mg_calloc(na ? na : 1, sizeof(uint32_t));
+  size_t *start = mg_calloc(na + 1, sizeof(size_t));
+  size_t *flows = mg_calloc(ninc ? ninc : 1, sizeof(size_t));
+  double *rem = mg_calloc(nx ? nx : 1, sizeof(double)), *rate = mg_calloc(nx ? nx : 1, sizeof(double));
+  uint8_t *active = mg_calloc(nx ? nx : 1, 1), *frozen = mg_calloc(nx ? nx : 1, 1);
+  if (!cap || !nun || !start || !flows || !rem || !rate || !active || !frozen) {
+    st = mg_fail(err, MG_ERR_NOMEM, "out of memory for the fair-sharing state");
+    goto out;
+  }
+  for (size_t k = 0; k < na; k++)
+    s->arc_index[s->arc_touched[k]] = (uint32_t)k;
+  for (size_t j = 0; j < ninc; j++)
+    start[s->arc_index[arcs[j]] + 1]++;
+  for (size_t k = 0; k < na; k++)
+    start[k + 1] += start[k];
+  {
+    size_t *fill = mg_calloc(na ? na : 1, sizeof(size_t));
+    if (!fill) {
+      st = mg_fail(err, MG_ERR_NOMEM, "out of memory for the fair-sharing state");
+      goto out;
+    }
+    for (size_t i = 0; i < nx; i++)
+      for (size_t j = off[i]; j < off[i + 1]; j++) {
+        uint32_t a = s->arc_index[arcs[j]];
+        flows[start[a] + fill[a]++] = i;
+      }
+    free(fill);
+  }
+  size_t nactive = 0;
+  for (size_t i = 0; i < nx; i++) {
+    finish[i] = 0;
+    rem[i] = s->fair_bytes[i];
+    active[i] = rem[i] > 0 && off[i + 1] > off[i];
+    nactive += active[i];
+  }
+  double t = 0;
+  while (nactive > 0) {
+    /* progressive filling over the active flows */
+    for (size_t k = 0; k < na; k++)
+      cap[k] = 1.0, nun[k] = 0;
+    for (size_t i = 0; i < nx; i++) {
+      frozen[i] = 0;
+      if (active[i])
+        for (size_t j = off[i]; j < off[i + 1]; j++)
+          nun[s->arc_index[arcs[j]]]++;
+    }
+    size_t unfrozen = nactive;
+    while (unfrozen > 0) {
+      double best = INFINITY;
+      for (size_t k = 0; k < na; k++)
+        if (nun[k] && cap[k] / nun[k] < best) best = cap[k] / nun[k];
+      if (!isfinite(best)) break;
+      if (best < 0) best = 0;
+      for (size_t k = 0; k < na; k++) {
+        if (!nun[k] || cap[k] / nun[k] > best * (1 + 1e-12)) continue;
+        for (size_t q = start[k]; q < start[k + 1]; q++) {
+          size_t i = flows[q];
+          if (!active[i] || frozen[i]) continue;
+          frozen[i] = 1;
+          rate[i] = best;
+          unfrozen--;
+          for (size_t j = off[i]; j < off[i + 1]; j++) {
+            uint32_t b = s->arc_index[arcs[j]];
+            cap[b] -= best;
+            nun[b]--;
+          }
+        }
+      }
+    }
+    /* advance to the next flow end */
+    double dt = INFINITY;
+    size_t first = nx;
+    for (size_t i = 0; i < nx; i++)
+      if (active[i] && rate[i] > 0 && rem[i] / rate[i] < dt) dt = rem[i] / rate[i], first = i;
+    if (first == nx) {
+      st = mg_fail(err, MG_ERR_INVALID, "fair sharing stalled (a flow without bandwidth)");
+      goto out;
+    }
+    t += dt;
+    for (size_t i = 0; i < nx; i++) {
+      if (!active[i]) continue;
+      rem[i] -= rate[i] * dt;
+      if (i == first || rem[i] <= 1e-12 * s->fair_bytes[i]) {
+        finish[i] = t;
+        active[i] = 0;
+        nactive--;
+      }
+    }
+  }
+out:
+  free(cap);
+  free(nun);
+  free(start);
+  free(flows);
+  free(rem);
+  free(rate);
+  free(active);
+  free(frozen);
+  return st;
+}
