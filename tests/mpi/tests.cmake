@@ -20,3 +20,24 @@ foreach(line ${MG_MPI_TESTS})
                          ENVIRONMENT "OMPI_MCA_rmaps_base_oversubscribe=1;MESHGOSSIP_VERBOSE=0")
   endforeach()
 endforeach()
+
+# The interposer and an unmodified program under it.
+add_library(meshgossip-pmpi SHARED ${CMAKE_SOURCE_DIR}/src/mpi/pmpi.c)
+target_link_libraries(meshgossip-pmpi PRIVATE meshgossip_mpi)
+set_target_properties(meshgossip-pmpi PROPERTIES OUTPUT_NAME meshgossip-pmpi)
+add_executable(mpi_unmodified ${CMAKE_CURRENT_LIST_DIR}/unmodified.c)
+target_link_libraries(mpi_unmodified PRIVATE MPI::MPI_C)
+add_test(NAME mpi_unmodified_plain COMMAND ${MG_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} 4 $<TARGET_FILE:mpi_unmodified>)
+set(MG_INTERPOSED bash ${CMAKE_CURRENT_LIST_DIR}/interposed.sh ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:meshgossip-pmpi>
+    $<TARGET_FILE:mpi_unmodified>)
+# ring of 6: our ring/concentrate take MPI_Allgather
+add_test(NAME mpi_interposed_ring6 COMMAND ${MG_INTERPOSED} 6)
+set_tests_properties(mpi_interposed_ring6 PROPERTIES ENVIRONMENT "EXPECT=MPI_Allgather on 6 ranks, count 4099: meshgossip")
+# explicit algorithm on a ring of 9
+add_test(NAME mpi_interposed_concentrate9 COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_ALLGATHER=concentrate MESHGOSSIP_TOPO=ring:9)
+set_tests_properties(mpi_interposed_concentrate9 PROPERTIES ENVIRONMENT "EXPECT=count 3: meshgossip concentrate on ring:9")
+# a topology of the wrong size: every call falls back to PMPI, results stay right
+add_test(NAME mpi_interposed_fallback COMMAND ${MG_INTERPOSED} 4 MESHGOSSIP_TOPO=ring:5)
+set_tests_properties(mpi_interposed_fallback PROPERTIES ENVIRONMENT "EXPECT=MPI_Allgather on 4 ranks, count 3: PMPI \\(topology ring:5 has 5 nodes")
+set_tests_properties(mpi_unmodified_plain mpi_interposed_ring6 mpi_interposed_concentrate9 mpi_interposed_fallback
+                     PROPERTIES TIMEOUT 60 LABELS mpi)
