@@ -41,3 +41,10 @@ add_test(NAME mpi_interposed_fallback COMMAND ${MG_INTERPOSED} 4 MESHGOSSIP_TOPO
 set_tests_properties(mpi_interposed_fallback PROPERTIES ENVIRONMENT "EXPECT=MPI_Allgather on 4 ranks, count 3: PMPI \\(topology ring:5 has 5 nodes")
 set_tests_properties(mpi_unmodified_plain mpi_interposed_ring6 mpi_interposed_concentrate9 mpi_interposed_fallback
                      PROPERTIES TIMEOUT 60 LABELS mpi)
+
+# meshgossip-mpi: calibrate and bench
+add_executable(meshgossip-mpi ${CMAKE_SOURCE_DIR}/tools/mpi/meshgossip_mpi.c)
+target_link_libraries(meshgossip-mpi PRIVATE meshgossip_mpi)
+add_test(NAME mpi_calibrate COMMAND ${MG_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} 3 $<TARGET_FILE:meshgossip-mpi> calibrate
+         --sizes 0,4096,65536 --reps 3)
+set_tests_properties(mpi_calibrate PROPERTIES TIMEOUT 60 LABELS mpi PASS_REGULAR_EXPRESSION "--model ts=[0-9.e+-]+,td=0,tl=")
