@@ -12,7 +12,7 @@ out=${1:-$here/out}
 mkdir -p "$out"
 jobs=${JOBS:-2}
 sizes=${SIZES:-256,1024,4096,16384,32768,65536}
-srcs=$(ls "$root"/src/{util,topo,schedule,sim,algo,tables,analytic}/*.c 2>/dev/null)
+srcs=$(ls "$root"/src/{util,topo,schedule,sim,algo,tables,analytic}/*.c 2>/dev/null || true)
 smpicc -O2 -D_GNU_SOURCE -std=c11 -I"$root/include" $srcs "$root/src/mpi/plan.c" "$root/src/mpi/exec.c" \
   "$here/paragon.c" -ljansson -lm -o "$out/paragon"
 smpicc -O2 -D_GNU_SOURCE -std=c11 -I"$root/include" $srcs "$root/src/mpi/plan.c" "$root/src/mpi/exec.c" \
@@ -22,7 +22,9 @@ smpicc -O2 -D_GNU_SOURCE -std=c11 -I"$root/include" $srcs "$root/src/mpi/plan.c"
 # message up to 1 MB is sent detached (the overhead is only charged on
 # detached sends); computation is not simulated, so results are exact and
 # deterministic.
-cfg=(--cfg=smpi/simulate-computation:no --cfg=smpi/os:0:0.00025:0 --cfg=smpi/ois:0:0.00025:0
+# Zero-byte messages (barriers) carry no overhead, so that ranks leave a
+# barrier together and timings start from a common instant.
+cfg=(--cfg=smpi/simulate-computation:no "--cfg=smpi/os:0:0:0;1:0.00025:0" "--cfg=smpi/ois:0:0:0;1:0.00025:0"
      --cfg=smpi/send-is-detached-thresh:1048576 --log=root.thres:critical)
 smpi() { # platform np args...
   local s=$1 np=$2

@@ -6,7 +6,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 csv=$(smpirun -platform "$here/torus_9x9.xml" -hostfile "$here/hosts_9x9.txt" -np 81 \
-  --cfg=smpi/simulate-computation:no --cfg=smpi/os:0:0.00025:0 --cfg=smpi/ois:0:0.00025:0 \
+  --cfg=smpi/simulate-computation:no --cfg=smpi/os:0:0:0\;1:0.00025:0 --cfg=smpi/ois:0:0:0\;1:0.00025:0 \
   --cfg=smpi/send-is-detached-thresh:1048576 --cfg=smpi/allgather:default --log=root.thres:critical \
   "$1" --problem gossip --topo torus:9x9 --sizes 32768 --label default)
 printf '%s\n' "$csv"
