@@ -222,7 +222,8 @@ static int plan_local(mg_mpi_plan *p, MPI_Comm comm, const mg_mpi_opts *o, mg_er
   if ((rc = find_topology(comm, p->size, o, &pb.topo, &rank_of_node, &single, err)) != MPI_SUCCESS) return rc;
   if (single || p->L == 0) {
     p->trivial = 1;
-    snprintf(p->topo, sizeof p->topo, "%s", single ? "single" : mg_topo_format(&pb.topo, p->topo, sizeof p->topo));
+    if (single) snprintf(p->topo, sizeof p->topo, "single");
+    else mg_topo_format(&pb.topo, p->topo, sizeof p->topo);
     snprintf(p->algo, sizeof p->algo, "local copy");
     free(rank_of_node);
     /* An unknown algorithm name is still an error, whatever the size. */
