@@ -248,9 +248,9 @@ static mg_status pl_round(void *ctx, mg_round *r, mg_err *err) {
     for (size_t w = 0; w < x->W; w++) x->held[w] |= x->pending[w];
     memset(x->pending, 0, x->W * sizeof *x->pending);
   } else {
-    if (!mg_grow((void **)&x->free_slots, &x->capfree, x->nfree + x->nfreed, sizeof *x->free_slots))
+    if (x->nfreed && !mg_grow((void **)&x->free_slots, &x->capfree, x->nfree + x->nfreed, sizeof *x->free_slots))
       return mg_fail(err, MG_ERR_NOMEM, "out of memory for the MPI plan");
-    memcpy(x->free_slots + x->nfree, x->freed, x->nfreed * sizeof *x->freed);
+    if (x->nfreed) memcpy(x->free_slots + x->nfree, x->freed, x->nfreed * sizeof *x->freed);
     x->nfree += x->nfreed;
   }
   if (x->nr + x->ns == 0) return MG_OK; /* nothing for this rank */
@@ -258,8 +258,8 @@ static mg_status pl_round(void *ctx, mg_round *r, mg_err *err) {
       !mg_grow((void **)&p->msgs, &p->capmsgs, p->nmsgs + x->nr + x->ns, sizeof *p->msgs))
     return mg_fail(err, MG_ERR_NOMEM, "out of memory for the MPI plan");
   p->rounds[p->nrounds++] = (mg_pround){.index = p->sched_rounds - 1, .recv0 = p->nmsgs, .nrecv = x->nr, .nsend = x->ns};
-  memcpy(p->msgs + p->nmsgs, x->rmsg, x->nr * sizeof *x->rmsg);
-  memcpy(p->msgs + p->nmsgs + x->nr, x->smsg, x->ns * sizeof *x->smsg);
+  if (x->nr) memcpy(p->msgs + p->nmsgs, x->rmsg, x->nr * sizeof *x->rmsg);
+  if (x->ns) memcpy(p->msgs + p->nmsgs + x->nr, x->smsg, x->ns * sizeof *x->smsg);
   p->nmsgs += x->nr + x->ns;
   p->sends += x->ns;
   return MG_OK;

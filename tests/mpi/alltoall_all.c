@@ -195,6 +195,17 @@ int main(int argc, char **argv) {
   int k = mt_topologies(n, specs, 16);
   if (n == 1) all_cases(MPI_COMM_WORLD, NULL, "ring:1");
   for (int i = 0; i < k; i++) all_cases(MPI_COMM_WORLD, specs[i], specs[i]);
+  /* a 1D Cartesian communicator of shape {n, 1}: the extent-1 dimension
+   * is dropped, leaving a ring (periodic) or a line */
+  for (int periodic = 0; periodic < 2 && n > 1; periodic++) {
+    MPI_Comm cart;
+    int d1[2] = {n, 1}, per[2] = {periodic, periodic};
+    MPI_Cart_create(MPI_COMM_WORLD, 2, d1, per, 0, &cart);
+    char label[32];
+    snprintf(label, sizeof label, "%s:%d", periodic ? "ring" : "line", n);
+    all_cases(cart, NULL, label);
+    MPI_Comm_free(&cart);
+  }
   int dims[2] = {0, 0};
   MPI_Dims_create(n, 2, dims);
   for (int periodic = 0; periodic < 2 && dims[1] > 1; periodic++) {

@@ -1,6 +1,6 @@
 /* A plain MPI program (no meshgossip header): MPI_Allgather and
- * MPI_Alltoall with random bytes, ints in place and a vector type, every
- * byte checked. Run as is, or under libmeshgossip-pmpi.so. */
+ * MPI_Alltoall with random bytes, ints in place, a vector type and an
+ * intercommunicator, every byte checked. Run as is, or under libmeshgossip-pmpi.so. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +43,21 @@ int main(int argc, char **argv) {
   MPI_Type_free(&vec);
   free(v);
   free(r2);
+  if (n >= 2) {
+    /* an intercommunicator between even and odd ranks: each side gathers
+     * the other side's ranks */
+    MPI_Comm half, inter;
+    MPI_Comm_split(MPI_COMM_WORLD, me % 2, me, &half);
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, me % 2 ? 0 : 1, 7, &inter);
+    int rsize;
+    MPI_Comm_remote_size(inter, &rsize);
+    int *g = malloc(sizeof(int) * rsize);
+    if (MPI_Allgather(&me, 1, MPI_INT, g, 1, MPI_INT, inter) != MPI_SUCCESS) bad++;
+    for (int i = 0; i < rsize; i++) bad += g[i] != 2 * i + (me % 2 ? 0 : 1);
+    free(g);
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&half);
+  }
   MPI_Allreduce(&bad, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (me == 0) printf("unmodified: %d wrong bytes or calls\n", total);
   MPI_Finalize();
