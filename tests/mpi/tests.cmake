@@ -37,12 +37,19 @@ set_tests_properties(mpi_interposed_ring6 PROPERTIES ENVIRONMENT "EXPECT=MPI_All
 add_test(NAME mpi_interposed_concentrate9 COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_ALLGATHER=concentrate MESHGOSSIP_TOPO=ring:9)
 set_tests_properties(mpi_interposed_concentrate9 PROPERTIES ENVIRONMENT "EXPECT=count 3: meshgossip concentrate on ring:9")
 # a topology of the wrong size: every call falls back to PMPI, results stay right
+# auto follows MESHGOSSIP_MODEL: start-ups dear -> concentrate (3 start-ups
+# on a ring of 9 against ring's 4), bytes dear -> ring (least volume)
+add_test(NAME mpi_interposed_model_startup COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=ts=1,tl=1e-12)
+set_tests_properties(mpi_interposed_model_startup PROPERTIES ENVIRONMENT "EXPECT=count 4099: meshgossip concentrate on ring:9")
+add_test(NAME mpi_interposed_model_bytes COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=ts=0,tl=1)
+set_tests_properties(mpi_interposed_model_bytes PROPERTIES ENVIRONMENT "EXPECT=count 4099: meshgossip ring on ring:9")
 # an intercommunicator goes to PMPI
 add_test(NAME mpi_interposed_intercomm COMMAND ${MG_INTERPOSED} 4)
 set_tests_properties(mpi_interposed_intercomm PROPERTIES ENVIRONMENT "EXPECT=MPI_Allgather on 2 ranks, count 1: PMPI \\(intercommunicator\\)")
 add_test(NAME mpi_interposed_fallback COMMAND ${MG_INTERPOSED} 4 MESHGOSSIP_TOPO=ring:5)
 set_tests_properties(mpi_interposed_fallback PROPERTIES ENVIRONMENT "EXPECT=MPI_Allgather on 4 ranks, count 3: PMPI \\(topology ring:5 has 5 nodes")
-set_tests_properties(mpi_unmodified_plain mpi_interposed_ring6 mpi_interposed_intercomm mpi_interposed_concentrate9 mpi_interposed_fallback
+set_tests_properties(mpi_unmodified_plain mpi_interposed_ring6 mpi_interposed_intercomm mpi_interposed_model_startup
+                     mpi_interposed_model_bytes mpi_interposed_concentrate9 mpi_interposed_fallback
                      PROPERTIES TIMEOUT 60 LABELS mpi)
 
 # meshgossip-mpi: calibrate and bench
