@@ -48,7 +48,8 @@ int main(int argc, char **argv) {
   int hold_both = 0, hold_tx = 0, total = 0;
   for (int n = 5; n <= maxn; n++) {
     int d = 0;
-    while ((1 << d) < n) d++;
+    while ((1 << d) < n)
+      d++;
     mg_report rep;
     char topo[32];
     snprintf(topo, sizeof topo, "ring:%d", n);

@@ -76,7 +76,8 @@ static mg_status proj_count(void *arg, const mg_resolved *res, mg_err *err) {
   }
   p->counts[r][res->index] += (double)res->nitems;
   uint64_t h = 0;
-  for (int s = 0; s < res->nseg; s++) h += (uint64_t)llabs(res->route[s].hops);
+  for (int s = 0; s < res->nseg; s++)
+    h += (uint64_t)llabs(res->route[s].hops);
   if (h > p->hops[r]) p->hops[r] = h;
   if (r + 1 > p->nrounds) p->nrounds = (int)(r + 1);
   return MG_OK;
@@ -89,8 +90,8 @@ static int expected_ok(int lng, double n, double rounds, double delta, double ta
   double er = lng ? 5 * i : 4 * i, ed = lng ? 13 * (n - 1) / 6 : 2 * (n - 1);
   double et = lng ? (11 * N - 7 * n - 4) / 24 : (57 * N - 49 * n - 8) / 48;
   int ok = rounds == er && delta == ed && fabs(tau - et) < 1e-9 * et;
-  printf("%-11s %-16s closed form: g_alpha=%g g_delta=%g g_tau=%.10g: %s\n", lng ? "lee3d-long" : "lee3d", "",
-         er, ed, et, ok ? "matches" : "DIFFERS");
+  printf("%-11s %-16s closed form: g_alpha=%g g_delta=%g g_tau=%.10g: %s\n", lng ? "lee3d-long" : "lee3d", "", er, ed,
+         et, ok ? "matches" : "DIFFERS");
   return ok;
 }
 
@@ -103,7 +104,8 @@ static int run_full(const char *algo, const char *topo, int P) {
   pb.problem = MG_GOSSIP;
   pb.bytes = 1;
   mg_model_default(&pb.model);
-  if (mg_topo_parse(topo, &pb.topo, &err) != MG_OK || mg_model_parse("switching=circuit,ts=1,td=0,tl=0", &pb.model, &err))
+  if (mg_topo_parse(topo, &pb.topo, &err) != MG_OK ||
+      mg_model_parse("switching=circuit,ts=1,td=0,tl=0", &pb.model, &err))
     return 2;
   mg_status st = mg_run(a, &pb, NULL, NULL, &rep, &err);
   if (st != MG_OK) {
@@ -113,8 +115,8 @@ static int run_full(const char *algo, const char *topo, int P) {
   printf("%-11s %-16s verified=%d g_alpha=%lld g_delta=%llu g_tau=%.10g L  wall %.2f s  peak RSS %.0f MB\n", algo, topo,
          rep.verified, (long long)rep.rounds, (unsigned long long)rep.sum_max_hops, rep.sum_max_items / P, rep.wall_s,
          rep.peak_rss_bytes / 1048576.0);
-  int ok = rep.verified && expected_ok(P == 7, pb.topo.n[0], (double)rep.rounds, (double)rep.sum_max_hops,
-                                       rep.sum_max_items / P);
+  int ok = rep.verified &&
+           expected_ok(P == 7, pb.topo.n[0], (double)rep.rounds, (double)rep.sum_max_hops, rep.sum_max_items / P);
   mg_report_free(&rep);
   return ok ? 0 : 1;
 }
@@ -129,7 +131,8 @@ static int run_projected(const char *topo) {
   pb.problem = MG_GOSSIP;
   pb.bytes = 1;
   mg_model_default(&pb.model);
-  if (mg_topo_parse(topo, &pb.topo, &err) != MG_OK || mg_model_parse("switching=circuit,ts=1,td=0,tl=0", &pb.model, &err))
+  if (mg_topo_parse(topo, &pb.topo, &err) != MG_OK ||
+      mg_model_parse("switching=circuit,ts=1,td=0,tl=0", &pb.model, &err))
     return 2;
   double wall = 0, rss = 0;
   int ok = 1;
@@ -183,8 +186,8 @@ int main(int argc, char **argv) {
       mg_topo_parse(topo, &info.topo, &err);
       info.pieces = lng ? 7 : 1;
       mg_sim_state_bytes(&info, &need, &err);
-      printf("%-11s %-16s simulator state %.2f GiB (P = %u)\n", lng ? "lee3d-long" : "lee3d", topo,
-             need / 1073741824.0, info.pieces);
+      printf("%-11s %-16s simulator state %.2f GiB (P = %u)\n", lng ? "lee3d-long" : "lee3d", topo, need / 1073741824.0,
+             info.pieces);
       int r = run_full(lng ? "lee3d-long" : "lee3d", topo, lng ? 7 : 1);
       if (r == 3 && lng) r = run_projected(topo);
       if (r) rc = 1;

@@ -18,7 +18,8 @@ static double raw_pass_seconds(uint32_t N, int64_t rounds) {
   }
   double t0 = mg_now();
   for (int64_t r = 0; r < rounds; r++) {
-    for (uint64_t i = 0; i < words; i++) b[i] |= a[i] ^ (uint64_t)r;
+    for (uint64_t i = 0; i < words; i++)
+      b[i] |= a[i] ^ (uint64_t)r;
   }
   double t = mg_now() - t0;
   volatile uint64_t sink = b[words / 2];

@@ -60,11 +60,11 @@ typedef enum mg_topo_kind {
 
 typedef struct mg_topo {
   mg_topo_kind kind;
-  int d;                      /* number of dimensions (meshbus: 2) */
-  uint32_t n[MG_MAX_DIMS];    /* extents, each >= 2 */
-  int wrap[MG_MAX_DIMS];      /* 1 = torus dimension, 0 = mesh */
+  int d;                   /* number of dimensions (meshbus: 2) */
+  uint32_t n[MG_MAX_DIMS]; /* extents, each >= 2 */
+  int wrap[MG_MAX_DIMS];   /* 1 = torus dimension, 0 = mesh */
   uint32_t stride[MG_MAX_DIMS];
-  uint32_t N;                 /* number of nodes */
+  uint32_t N; /* number of nodes */
 } mg_topo;
 
 /* Largest node count accepted (node ids and arc ids fit in 32 bits). */
@@ -115,9 +115,9 @@ typedef struct mg_model {
   mg_switching switching;
   mg_port port;
   mg_contention contention;
-  double ts; /* start-up time per message (s) */
-  double td; /* time per hop (s) */
-  double tl; /* time per byte (s) */
+  double ts;    /* start-up time per message (s) */
+  double td;    /* time per hop (s) */
+  double tl;    /* time per byte (s) */
   uint64_t ell; /* bus: at most ell items per message; 0 = unbounded */
 } mg_model;
 
@@ -157,19 +157,19 @@ typedef int (*mg_item_pred)(uint64_t item, void *arg);
 /* Filters of a selector; a transfer carries the items its sender holds at
  * the start of the round that pass every filter set in `flags`. */
 enum {
-  MG_SEL_ALL = 0,            /* everything held */
-  MG_SEL_PIECE = 1u << 0,    /* gossip: piece == piece */
-  MG_SEL_COLOR = 1u << 1,    /* origin (gossip) or destination (exchange)
-                                has colour sum(w_i x_i) mod m == c */
-  MG_SEL_BOX = 1u << 2,      /* origin (gossip) or destination (exchange)
-                                lies in a box of cyclic intervals */
-  MG_SEL_ARRIVAL = 1u << 3,  /* received in rounds [r0, r1] (optionally via
-                                dimension arr_dim / bus): needs the schedule
-                                flag MG_SCHED_TRACK_ARRIVAL */
-  MG_SEL_MINUS_DST = 1u << 4,/* minus what the receiver holds (gossip) */
-  MG_SEL_LIST = 1u << 5,     /* an explicit item list; every listed item
-                                must be held by the sender */
-  MG_SEL_PRED = 1u << 6,     /* a callback */
+  MG_SEL_ALL = 0,                /* everything held */
+  MG_SEL_PIECE = 1u << 0,        /* gossip: piece == piece */
+  MG_SEL_COLOR = 1u << 1,        /* origin (gossip) or destination (exchange)
+                                    has colour sum(w_i x_i) mod m == c */
+  MG_SEL_BOX = 1u << 2,          /* origin (gossip) or destination (exchange)
+                                    lies in a box of cyclic intervals */
+  MG_SEL_ARRIVAL = 1u << 3,      /* received in rounds [r0, r1] (optionally via
+                                    dimension arr_dim / bus): needs the schedule
+                                    flag MG_SCHED_TRACK_ARRIVAL */
+  MG_SEL_MINUS_DST = 1u << 4,    /* minus what the receiver holds (gossip) */
+  MG_SEL_LIST = 1u << 5,         /* an explicit item list; every listed item
+                                    must be held by the sender */
+  MG_SEL_PRED = 1u << 6,         /* a callback */
   MG_SEL_ORIGIN_RANGE = 1u << 7, /* gossip: origin id in [lo, lo+len) mod N */
 };
 
@@ -184,8 +184,8 @@ typedef struct mg_selector {
   int32_t color_w[MG_MAX_DIMS];
   uint32_t color_m, color_c;
   mg_box box;
-  int64_t r0, r1;      /* arrival window, absolute round indices */
-  int arr_dim;         /* -1: any; 0..d-1: dimension; or 100+mg_bus */
+  int64_t r0, r1; /* arrival window, absolute round indices */
+  int arr_dim;    /* -1: any; 0..d-1: dimension; or 100+mg_bus */
   uint32_t range_lo, range_len;
   const uint64_t *list; /* owned by the round (see mg_round_add_list) */
   size_t list_len;
@@ -195,9 +195,9 @@ typedef struct mg_selector {
 
 typedef struct mg_transfer {
   uint32_t src;
-  uint32_t dst;        /* unused when bus != MG_BUS_NONE */
-  mg_bus bus;          /* mesh-bus: broadcast on the sender's row/col bus */
-  uint8_t nseg;        /* 0 = default dimension-order shortest route */
+  uint32_t dst; /* unused when bus != MG_BUS_NONE */
+  mg_bus bus;   /* mesh-bus: broadcast on the sender's row/col bus */
+  uint8_t nseg; /* 0 = default dimension-order shortest route */
   mg_seg seg[MG_MAX_SEGS];
   mg_selector sel;
 } mg_transfer;
@@ -223,7 +223,7 @@ mg_transfer *mg_round_add(mg_round *r, const mg_transfer *tr);
 const uint64_t *mg_round_add_list(mg_round *r, const uint64_t *items, size_t n);
 
 /* Convenience constructors. */
-mg_transfer mg_xfer(uint32_t src, uint32_t dst);                 /* all held, default route */
+mg_transfer mg_xfer(uint32_t src, uint32_t dst);                             /* all held, default route */
 mg_transfer mg_xfer_line(uint32_t src, uint32_t dst, int dim, int32_t hops); /* one segment */
 mg_transfer mg_xfer_bus(uint32_t src, mg_bus bus);
 
@@ -254,9 +254,9 @@ typedef struct mg_schedule_info {
   mg_problem problem;
   mg_topo topo;
   mg_model model;
-  double bytes;       /* gossip: bytes per node; exchange: bytes per block */
-  uint32_t pieces;    /* P: each node's data cut into P equal pieces */
-  uint32_t flags;     /* MG_SCHED_* */
+  double bytes;    /* gossip: bytes per node; exchange: bytes per block */
+  uint32_t pieces; /* P: each node's data cut into P equal pieces */
+  uint32_t flags;  /* MG_SCHED_* */
   char algorithm[32];
   mg_params params;
   int64_t rounds_hint; /* expected round count, -1 if unknown (progress) */
@@ -278,50 +278,50 @@ typedef struct mg_sink {
 
 typedef enum mg_rule {
   MG_RULE_NONE = 0,
-  MG_RULE_ARC_CONTENTION,   /* a directed arc used twice in a round (strict) */
-  MG_RULE_ONE_PORT_SEND,    /* a node sends twice in a round (one-port) */
-  MG_RULE_ONE_PORT_RECV,    /* a node receives twice in a round (one-port) */
-  MG_RULE_OFF_MESH,         /* a route leaves the mesh */
-  MG_RULE_BAD_ROUTE,        /* a route does not end at dst / bad dim / empty */
-  MG_RULE_NOT_HELD,         /* a listed item is not held by the sender */
-  MG_RULE_SENT_TWICE,       /* an exchange block sent twice in one round */
-  MG_RULE_INCOMPLETE,       /* a node lacks an item at the end */
-  MG_RULE_BAD_NODE,         /* node id out of range */
-  MG_RULE_BAD_ITEM,         /* item id out of range */
-  MG_RULE_BUS_CONFLICT,     /* two senders on one bus in a step */
-  MG_RULE_BUS_TOO_LONG,     /* a bus message over ell items */
-  MG_RULE_NOT_BUS,          /* bus transfer on a non-bus machine or vice versa */
-  MG_RULE_SELECTOR,         /* a selector the problem/schedule cannot serve */
+  MG_RULE_ARC_CONTENTION, /* a directed arc used twice in a round (strict) */
+  MG_RULE_ONE_PORT_SEND,  /* a node sends twice in a round (one-port) */
+  MG_RULE_ONE_PORT_RECV,  /* a node receives twice in a round (one-port) */
+  MG_RULE_OFF_MESH,       /* a route leaves the mesh */
+  MG_RULE_BAD_ROUTE,      /* a route does not end at dst / bad dim / empty */
+  MG_RULE_NOT_HELD,       /* a listed item is not held by the sender */
+  MG_RULE_SENT_TWICE,     /* an exchange block sent twice in one round */
+  MG_RULE_INCOMPLETE,     /* a node lacks an item at the end */
+  MG_RULE_BAD_NODE,       /* node id out of range */
+  MG_RULE_BAD_ITEM,       /* item id out of range */
+  MG_RULE_BUS_CONFLICT,   /* two senders on one bus in a step */
+  MG_RULE_BUS_TOO_LONG,   /* a bus message over ell items */
+  MG_RULE_NOT_BUS,        /* bus transfer on a non-bus machine or vice versa */
+  MG_RULE_SELECTOR,       /* a selector the problem/schedule cannot serve */
 } mg_rule;
 const char *mg_rule_name(mg_rule r);
 
 typedef struct mg_violation {
   mg_rule rule;
-  int64_t round;     /* -1 if not round-specific */
-  int64_t xfer[2];   /* transfer indices in the round, -1 if n/a */
-  int64_t node;      /* node, -1 if n/a */
-  int64_t arc_node;  /* arc as (node, dim, dir), node -1 if n/a */
+  int64_t round;    /* -1 if not round-specific */
+  int64_t xfer[2];  /* transfer indices in the round, -1 if n/a */
+  int64_t node;     /* node, -1 if n/a */
+  int64_t arc_node; /* arc as (node, dim, dir), node -1 if n/a */
   int arc_dim, arc_dir;
-  int64_t item;      /* item id, -1 if n/a */
+  int64_t item; /* item id, -1 if n/a */
   char msg[MG_ERR_LEN];
 } mg_violation;
 
 typedef struct mg_report {
   int verified;
   mg_violation violation;
-  int64_t rounds;    /* rounds seen, including empty ones */
-  int64_t startups;  /* rounds with at least one transfer */
+  int64_t rounds;   /* rounds seen, including empty ones */
+  int64_t startups; /* rounds with at least one transfer */
   uint64_t transfers;
   double cost;
   double cost_startup, cost_hop, cost_transfer; /* terms of the cost */
   double bytes_moved;
-  double max_arc_load;     /* bytes on the busiest arc in any round */
-  uint64_t sum_max_hops;   /* sum over rounds of the longest route (g_delta) */
-  double sum_max_items;    /* sum over rounds of the largest message in items */
+  double max_arc_load;   /* bytes on the busiest arc in any round */
+  uint64_t sum_max_hops; /* sum over rounds of the longest route (g_delta) */
+  double sum_max_items;  /* sum over rounds of the largest message in items */
   double lower_bound, ratio_to_bound;
   double wall_s;
   uint64_t peak_rss_bytes;
-  double *round_costs;     /* owned; one per round */
+  double *round_costs; /* owned; one per round */
   size_t n_round_costs;
 } mg_report;
 
@@ -346,9 +346,9 @@ typedef struct mg_resolved {
 typedef mg_status (*mg_resolved_fn)(void *arg, const mg_resolved *res, mg_err *err);
 
 typedef struct mg_sim_opts {
-  uint64_t mem_limit;        /* bytes; 0 = 3/4 of physical memory */
-  int keep_round_costs;      /* fill report.round_costs */
-  mg_resolved_fn on_resolved;/* optional hook (exporter, MPI planner) */
+  uint64_t mem_limit;         /* bytes; 0 = 3/4 of physical memory */
+  int keep_round_costs;       /* fill report.round_costs */
+  mg_resolved_fn on_resolved; /* optional hook (exporter, MPI planner) */
   void *on_resolved_arg;
   void (*progress)(void *arg, int64_t round, int64_t total);
   void *progress_arg;
@@ -394,9 +394,9 @@ typedef struct mg_algo {
   const char *name;
   mg_problem problem;
   const char *summary;
-  const char *paper;        /* seed and section */
-  const char *restrictions; /* human-readable */
-  const char *rounding;     /* how non-ideal sizes are handled */
+  const char *paper;           /* seed and section */
+  const char *restrictions;    /* human-readable */
+  const char *rounding;        /* how non-ideal sizes are handled */
   const mg_param_desc *params; /* NULL-terminated by name == NULL */
   /* 1: the schedule is not contention-free (e.g. the MPI libraries'
    * algorithms); it is meant to be priced under contention=shared and is
@@ -425,8 +425,8 @@ mg_status mg_algo_check(const mg_algo *a, const mg_problem_spec *pb, const mg_pa
 /* Generates and simulates in one call. rep is filled in every case that
  * reaches the simulator (including violations, which return
  * MG_ERR_VIOLATION). Adds the lower bound and ratio. */
-mg_status mg_run(const mg_algo *a, const mg_problem_spec *pb, const mg_params *ps,
-                 const mg_sim_opts *opts, mg_report *rep, mg_err *err);
+mg_status mg_run(const mg_algo *a, const mg_problem_spec *pb, const mg_params *ps, const mg_sim_opts *opts,
+                 mg_report *rep, mg_err *err);
 
 /* Searches the algorithm's candidate parameters for the least verified
  * cost. best/runner_up get the parameters and reports (runner_up->verified
@@ -441,9 +441,9 @@ mg_status mg_tune(const mg_algo *a, const mg_problem_spec *pb, const mg_sim_opts
 typedef struct mg_compare_row {
   const mg_algo *algo;
   mg_params params;
-  int refused;          /* 1: not applicable, see reason */
+  int refused; /* 1: not applicable, see reason */
   char reason[MG_ERR_LEN];
-  mg_report rep;        /* valid when !refused; round_costs not kept */
+  mg_report rep; /* valid when !refused; round_costs not kept */
 } mg_compare_row;
 
 /* Runs every registered algorithm of pb->problem that applies (tunable
@@ -507,7 +507,7 @@ typedef struct mg_bound_term {
   char name[48];
   double value;
   char source[64];
-  int valid;       /* 0: the paper's term that is not a valid bound here */
+  int valid; /* 0: the paper's term that is not a valid bound here */
   char note[96];
 } mg_bound_term;
 
@@ -525,15 +525,15 @@ mg_status mg_lower_bound(const mg_problem_spec *pb, mg_bound *b, mg_err *err);
 
 /* Runs the generator through the simulator and writes the schedule file
  * (items explicit) to path atomically: on any failure no file is left. */
-mg_status mg_export(const mg_algo *a, const mg_problem_spec *pb, const mg_params *ps,
-                    const char *path, const mg_sim_opts *opts, mg_report *rep, mg_err *err);
+mg_status mg_export(const mg_algo *a, const mg_problem_spec *pb, const mg_params *ps, const char *path,
+                    const mg_sim_opts *opts, mg_report *rep, mg_err *err);
 
 /* Reads a schedule file and replays it through the simulator. Returns
  * MG_ERR_INVALID / MG_ERR_IO for a malformed file, MG_ERR_VIOLATION when
  * the schedule breaks a rule (rep says which). If the file has a report
  * whose figures disagree with ours, *disagree gets a one-line note. */
-mg_status mg_verify_file(const char *path, const mg_sim_opts *opts, mg_report *rep,
-                         mg_schedule_info *info, char *disagree, size_t disagree_len, mg_err *err);
+mg_status mg_verify_file(const char *path, const mg_sim_opts *opts, mg_report *rep, mg_schedule_info *info,
+                         char *disagree, size_t disagree_len, mg_err *err);
 
 /* Peak resident set size of this process (bytes). */
 uint64_t mg_peak_rss(void);

@@ -37,8 +37,7 @@ double th_cost(const char *algo_spec, const mg_problem_spec *pb) {
   char topo[64];
   mg_status st = th_run(algo_spec, pb, &rep);
   if (st != MG_OK || !rep.verified)
-    fail_msg("%s on %s: status %d: %s", algo_spec, mg_topo_format(&pb->topo, topo, sizeof topo), st,
-             rep.violation.msg);
+    fail_msg("%s on %s: status %d: %s", algo_spec, mg_topo_format(&pb->topo, topo, sizeof topo), st, rep.violation.msg);
   double c = rep.cost;
   mg_report_free(&rep);
   return c;
@@ -54,7 +53,8 @@ void th_sched_init(th_sched *s, mg_problem problem, const char *topo, const char
   s->info.pieces = pieces;
   s->info.rounds_hint = -1;
   snprintf(s->info.algorithm, sizeof s->info.algorithm, "hand");
-  for (int i = 0; i < 16; i++) mg_round_init(&s->rounds[i]);
+  for (int i = 0; i < 16; i++)
+    mg_round_init(&s->rounds[i]);
 }
 
 mg_transfer *th_add(th_sched *s, int round, mg_transfer tr) {
@@ -69,7 +69,8 @@ mg_status th_simulate(th_sched *s, mg_report *rep) {
   if (st != MG_OK) return st;
   mg_sink k = mg_sim_sink(sim);
   st = k.begin(k.ctx, &s->info, &err);
-  for (int i = 0; st == MG_OK && i < s->nrounds; i++) st = k.round(k.ctx, &s->rounds[i], &err);
+  for (int i = 0; st == MG_OK && i < s->nrounds; i++)
+    st = k.round(k.ctx, &s->rounds[i], &err);
   if (st == MG_OK) st = k.end(k.ctx, &err);
   mg_sim_take_report(sim, rep);
   mg_sim_destroy(sim);
@@ -77,5 +78,6 @@ mg_status th_simulate(th_sched *s, mg_report *rep) {
 }
 
 void th_sched_free(th_sched *s) {
-  for (int i = 0; i < 16; i++) mg_round_free(&s->rounds[i]);
+  for (int i = 0; i < 16; i++)
+    mg_round_free(&s->rounds[i]);
 }

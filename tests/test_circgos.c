@@ -72,7 +72,8 @@ static void test_degenerate(void **state) {
   for (int k = 2; k <= 6; k++) {
     char topo[32];
     uint32_t n = 1;
-    for (int i = 0; i < k; i++) n *= 3;
+    for (int i = 0; i < k; i++)
+      n *= 3;
     snprintf(topo, sizeof topo, "ring:%u", n);
     assert_float_equal(cost_of(topo, 50, "circgos:a=3,b=1"), cost_of(topo, 50, "concentrate"), 1e-9);
     assert_true(cost_of(topo, 50, "circgos:a=3,b=1,skip=1") < cost_of(topo, 50, "concentrate"));
@@ -85,8 +86,8 @@ static void test_closed_form_exact(void **state) {
   (void)state;
   static const struct {
     uint32_t n, a, b, k;
-  } cases[] = {{27, 3, 1, 0},  {27, 3, 2, 0},   {27, 3, 5, 2},   {81, 3, 1, 0},  {81, 9, 4, 0},   {81, 9, 8, 0},
-               {81, 9, 8, 5},  {64, 4, 2, 0},   {64, 8, 5, 0},   {64, 2, 1, 0},  {125, 5, 3, 0},  {125, 5, 9, 7},
+  } cases[] = {{27, 3, 1, 0},   {27, 3, 2, 0},  {27, 3, 5, 2},    {81, 3, 1, 0},  {81, 9, 4, 0},  {81, 9, 8, 0},
+               {81, 9, 8, 5},   {64, 4, 2, 0},  {64, 8, 5, 0},    {64, 2, 1, 0},  {125, 5, 3, 0}, {125, 5, 9, 7},
                {100, 10, 6, 0}, {729, 9, 8, 0}, {729, 27, 20, 0}, {16, 16, 8, 0}, {49, 7, 7, 0},  {243, 3, 4, 0}};
   const double rs[3] = {2, 10, 250};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -188,9 +189,9 @@ static void test_table1(void **state) {
   assert_non_null(d);
   mg_table t = {0};
   assert_int_equal(d->build(&t, NULL, NULL), MG_OK);
-  static const double paper[16] = {40, 100, 318, 1318, 120, 239, 594, 2013, 337, 565, 1251, 3248, 936, 1377, 2707, 6264};
-  static const double ours[16] = {39,  113,  313,  1313, 120,  252,  620,  2020,
-                                  338, 570, 1396, 3303, 928, 1384, 2860, 6638};
+  static const double paper[16] = {40,  100, 318,  1318, 120, 239,  594,  2013,
+                                   337, 565, 1251, 3248, 936, 1377, 2707, 6264};
+  static const double ours[16] = {39, 113, 313, 1313, 120, 252, 620, 2020, 338, 570, 1396, 3303, 928, 1384, 2860, 6638};
   static const double with_paper_ab[16] = {39,  117, 317,  1317, 120,  300,  633,  2033,
                                            654, 683, 1419, 3343, 1403, 1774, 3357, 6913};
   int tuned = 0, given = 0, at_or_below = 0;
@@ -282,9 +283,14 @@ static void test_tune_matches_sweep(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_formulas),   cmocka_unit_test(test_closed_form_exact), cmocka_unit_test(test_degenerate),
-      cmocka_unit_test(test_ring_bounds), cmocka_unit_test(test_table1),          cmocka_unit_test(test_corollary1),
-      cmocka_unit_test(test_verifies_everywhere), cmocka_unit_test(test_tune_matches_sweep),
+      cmocka_unit_test(test_formulas),
+      cmocka_unit_test(test_closed_form_exact),
+      cmocka_unit_test(test_degenerate),
+      cmocka_unit_test(test_ring_bounds),
+      cmocka_unit_test(test_table1),
+      cmocka_unit_test(test_corollary1),
+      cmocka_unit_test(test_verifies_everywhere),
+      cmocka_unit_test(test_tune_matches_sweep),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,14 +36,15 @@ static void test_ring_phases_lemmas(void **state) {
     mg_report rep = run_rounds("exchange-ring:overlap=0", topo);
     assert_true(rep.n_round_costs > (size_t)(2 * d - 2) && rep.n_round_costs <= (size_t)(4 * d - 4));
     for (int l = 0; l <= d - 3; l++) {
-      assert_true(rep.round_costs[l] == tseng_lemma2_blocks(d, l));                  /* Lemma 2 */
-      assert_true(rep.round_costs[2 * d - 3 - l] == tseng_lemma2_blocks(d, l));      /* Lemma 5 */
-      assert_true(tseng_cor1_blocks(d, l) == tseng_lemma2_blocks(d, l));             /* Corollary 1 */
+      assert_true(rep.round_costs[l] == tseng_lemma2_blocks(d, l));             /* Lemma 2 */
+      assert_true(rep.round_costs[2 * d - 3 - l] == tseng_lemma2_blocks(d, l)); /* Lemma 5 */
+      assert_true(tseng_cor1_blocks(d, l) == tseng_lemma2_blocks(d, l));        /* Corollary 1 */
     }
     assert_true(rep.round_costs[d - 2] == tseng_lemma3_blocks(d)); /* Lemma 3 */
     assert_true(rep.round_costs[d - 1] == tseng_lemma4_blocks(d)); /* Lemma 4 */
     double plus = 0;
-    for (int r = 0; r < 2 * d - 2; r++) plus += rep.round_costs[r];
+    for (int r = 0; r < 2 * d - 2; r++)
+      plus += rep.round_costs[r];
     assert_true(plus == tseng_lemma6_sum(d).blocks); /* Lemma 6 (proof) */
     assert_true(plus == tseng_lemma6(d).blocks);     /* Lemma 6 (closed form) */
     mg_report_free(&rep);
@@ -142,8 +143,8 @@ static void test_partitioned(void **state) {
     pb.model.port = MG_PORT_ONE;
     tseng_cost c = tseng_thm2(d);
     mg_report rep = run_rounds("exchange-partitioned", topo);
-    assert_int_equal(rep.rounds, (int64_t)c.startups); /* 4d - 6 */
-    assert_true(rep.cost == c.blocks);                 /* Theorem 2 */
+    assert_int_equal(rep.rounds, (int64_t)c.startups);             /* 4d - 6 */
+    assert_true(rep.cost == c.blocks);                             /* Theorem 2 */
     assert_true(rep.round_costs[0] == (double)(1 << (2 * d - 1))); /* Pre1: n^2/2 */
     assert_true(rep.round_costs[1] == (double)(1 << (2 * d - 1))); /* Pre2: n^2/2 */
     mg_report_free(&rep);
@@ -190,8 +191,10 @@ static void test_tables_vs_theorems(void **state) {
   for (int d = 4; d <= 10; d++) {
     assert_true(tseng_table("T4", d, &c));
     assert_true(c.startups == tseng_thm2(d).startups);
-    if (d >= 5) assert_true(fabs(c.blocks - tseng_thm2(d).blocks) < 1e-6 * c.blocks);
-    else assert_true(fabs(c.blocks + (7.0 / 3) * 64 - tseng_thm2(d).blocks) < 1e-9); /* printed 1/3 for 8/3 */
+    if (d >= 5)
+      assert_true(fabs(c.blocks - tseng_thm2(d).blocks) < 1e-6 * c.blocks);
+    else
+      assert_true(fabs(c.blocks + (7.0 / 3) * 64 - tseng_thm2(d).blocks) < 1e-9); /* printed 1/3 for 8/3 */
   }
   for (int d = 5; d <= 10; d++) {
     assert_true(tseng_table("C64", d, &c));

@@ -142,8 +142,8 @@ static void write_file(const char *name, const char *text, char *path, size_t le
 }
 
 #define HEAD                                                                                                           \
-  "{\"format\": \"meshgossip.schedule\", \"version\": 1, \"problem\": \"gossip\", \"algorithm\": \"hand\", "         \
-  "\"params\": {}, \"topology\": {\"kind\": \"torus\", \"dims\": [3]}, \"model\": {\"switching\": \"wormhole\", "  \
+  "{\"format\": \"meshgossip.schedule\", \"version\": 1, \"problem\": \"gossip\", \"algorithm\": \"hand\", "           \
+  "\"params\": {}, \"topology\": {\"kind\": \"torus\", \"dims\": [3]}, \"model\": {\"switching\": \"wormhole\", "      \
   "\"port\": \"all\", \"contention\": \"strict\", \"ts\": 1, \"td\": 0, \"tl\": 1}, \"bytes\": 1, \"pieces\": 1, "
 
 static void malformed_files(void **state) {

@@ -105,8 +105,7 @@ static void test_bus_step_cost_and_receivers(void **state) {
   assert_int_equal(k.begin(k.ctx, &s.info, NULL), MG_OK);
   assert_int_equal(k.round(k.ctx, &s.rounds[0], NULL), MG_OK);
   /* row 1 = nodes 3, 5; column 1 = nodes 1, 7 */
-  assert_true(mg_sim_holds(sim, 3, 4) && mg_sim_holds(sim, 5, 4) && mg_sim_holds(sim, 1, 4) &&
-              mg_sim_holds(sim, 7, 4));
+  assert_true(mg_sim_holds(sim, 3, 4) && mg_sim_holds(sim, 5, 4) && mg_sim_holds(sim, 1, 4) && mg_sim_holds(sim, 7, 4));
   assert_false(mg_sim_holds(sim, 0, 4) || mg_sim_holds(sim, 8, 4));
   mg_sim_take_report(sim, &rep);
   assert_true(rep.cost == 2.5);
@@ -198,15 +197,15 @@ static void check_case(uint32_t n, uint64_t ell, int *ran) {
     /* upper bounds */
     double t3 = mg_fujita_t3(n, ell), c2 = mg_fujita_cor2(n, ell), t4 = mg_fujita_t4(n, ell);
     if (a <= 1) {
-      if ((double)steps > t3 + 1e-9) fail_msg("%s n=%u ell=%llu: %llu > Theorem 3 %g", ALGOS[a], n,
-                                               (unsigned long long)ell, (unsigned long long)steps, t3);
+      if ((double)steps > t3 + 1e-9)
+        fail_msg("%s n=%u ell=%llu: %llu > Theorem 3 %g", ALGOS[a], n, (unsigned long long)ell,
+                 (unsigned long long)steps, t3);
       if (!isnan(c2) && (double)steps > c2 + 1e-9)
         fail_msg("%s n=%u ell=%llu: %llu > Corollary 2 %g", ALGOS[a], n, (unsigned long long)ell,
                  (unsigned long long)steps, c2);
     }
     if (a == 1 && covered_by_t4(n, ell) && (double)steps > t4 + 1e-9)
-      fail_msg("refined n=%u ell=%llu: %llu > Theorem 4 %g", n, (unsigned long long)ell, (unsigned long long)steps,
-               t4);
+      fail_msg("refined n=%u ell=%llu: %llu > Theorem 4 %g", n, (unsigned long long)ell, (unsigned long long)steps, t4);
     /* Theorem 6's count (less when a phase-3 set is empty: a group of one
      * index sends nothing to its own row) */
     if (a == 2 && (double)steps > mg_fujita_t6(n, ell))
@@ -214,8 +213,7 @@ static void check_case(uint32_t n, uint64_t ell, int *ran) {
                (unsigned long long)steps, mg_fujita_t6(n, ell));
     /* [3]'s figure behind Theorem 7 (ell >= n^2): floor(n/2) + ceil(log2
      * n) + 2 for even n; phase 1 takes ceil(n/2) for odd n (paper-notes) */
-    if (a == 4 && !isnan(mg_fujita_t7(n, ell)))
-      assert_true((double)steps == mg_fujita_t7(n, ell) + (n % 2));
+    if (a == 4 && !isnan(mg_fujita_t7(n, ell))) assert_true((double)steps == mg_fujita_t7(n, ell) + (n % 2));
     /* section 6's count ceil(n/2) + m + sigma holds when the phase-3 sets
      * fit one message; otherwise they are cut (paper-notes) */
     if (a == 3) {
@@ -242,11 +240,13 @@ static void run_grid(uint32_t n_lo, uint32_t n_hi) {
     uint64_t nn = (uint64_t)n * n;
     check_case(n, 0, &ran);
     if (n <= FULL_N) {
-      for (uint64_t ell = 1; ell <= nn + 1; ell++) check_case(n, ell, &ran);
+      for (uint64_t ell = 1; ell <= nn + 1; ell++)
+        check_case(n, ell, &ran);
       continue;
     }
     uint64_t last = 0;
-    for (uint64_t ell = 1; ell <= 2 * (uint64_t)n + 2; ell++) check_case(n, last = ell, &ran);
+    for (uint64_t ell = 1; ell <= 2 * (uint64_t)n + 2; ell++)
+      check_case(n, last = ell, &ran);
     for (uint64_t k = 2 * (uint64_t)n; k >= 1; k--) {
       uint64_t ell = (nn + k - 1) / k; /* the least ell with ceil(n^2/ell) <= k */
       if (ell > last) check_case(n, last = ell, &ran);

@@ -24,7 +24,8 @@ static void test_2d_shapes(void **state) {
     for (size_t j = 0; j < sizeof ext / sizeof ext[0]; j += 2)
       for (int w = 0; w < 2; w++) {
         snprintf(topo, sizeof topo, "%s:%ux%u", w ? "torus" : "mesh", ext[i], ext[(i + j) % 9]);
-        for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++) verify(algos[a], topo);
+        for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++)
+          verify(algos[a], topo);
       }
   /* non-default torgos parameters, including per-round lists and x > b-1 */
   verify("torgos:a=1,b=2,x=1", "torus:8x8");
@@ -72,11 +73,21 @@ static void test_big(void **state) {
 static void test_closed_forms(void **state) {
   (void)state;
   static const char *const cases[][2] = {
-      {"torgos", "torus:9x9"},           {"torgos:a=1,b=3,x=2", "torus:27x27"}, {"torgos:a=3,b=9,x=7", "torus:27x27"},
-      {"torgos:a=5", "torus:10x14"},     {"torgos:a=2,b=2,x=3", "torus:16x16"},  {"torgos:a=3,b=3/3,x=2/1", "torus:27x27"},
-      {"dimwise-colored:phases=1-2", "torus:9x9"}, {"dimwise-colored:phases=2-2", "torus:27x27"}, {"dimwise:phases=1-1-1", "torus:5x5x5"}, {"dimwise:phases=1-2-1", "torus:9x9x9"},
-      {"cubgos", "torus:9x9x9"},        {"cubgos:a=1,b=3,x=2", "torus:9x9x9"}, {"cubgos:a=2,b=2", "torus:8x4x4"},
-      {"cubgos", "torus:27x27"},        {"cubgos", "torus:3x3x3x3"},
+      {"torgos", "torus:9x9"},
+      {"torgos:a=1,b=3,x=2", "torus:27x27"},
+      {"torgos:a=3,b=9,x=7", "torus:27x27"},
+      {"torgos:a=5", "torus:10x14"},
+      {"torgos:a=2,b=2,x=3", "torus:16x16"},
+      {"torgos:a=3,b=3/3,x=2/1", "torus:27x27"},
+      {"dimwise-colored:phases=1-2", "torus:9x9"},
+      {"dimwise-colored:phases=2-2", "torus:27x27"},
+      {"dimwise:phases=1-1-1", "torus:5x5x5"},
+      {"dimwise:phases=1-2-1", "torus:9x9x9"},
+      {"cubgos", "torus:9x9x9"},
+      {"cubgos:a=1,b=3,x=2", "torus:9x9x9"},
+      {"cubgos:a=2,b=2", "torus:8x4x4"},
+      {"cubgos", "torus:27x27"},
+      {"cubgos", "torus:3x3x3x3"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     for (double r = 0; r <= 100; r += 50) {
@@ -89,7 +100,8 @@ static void test_closed_forms(void **state) {
       if (a->closed_form(&pb, &ps, &cf, &ce) != MG_OK)
         fail_msg("%s on %s, r=%g: no closed form: %s", cases[i][0], cases[i][1], r, ce.msg);
       double sim = th_cost(cases[i][0], &pb);
-      if (fabs(cf - sim) > 1e-9) fail_msg("%s on %s, r=%g: closed form %g, simulated %g", cases[i][0], cases[i][1], r, cf, sim);
+      if (fabs(cf - sim) > 1e-9)
+        fail_msg("%s on %s, r=%g: closed form %g, simulated %g", cases[i][0], cases[i][1], r, cf, sim);
     }
   }
 }

@@ -20,18 +20,21 @@ static void b1(int j, int *v) {
 }
 
 static void mat_vec(const int A[3][3], const int *v, int *out) {
-  for (int r = 0; r < 3; r++) out[r] = A[r][0] * v[0] + A[r][1] * v[1] + A[r][2] * v[2];
+  for (int r = 0; r < 3; r++)
+    out[r] = A[r][0] * v[0] + A[r][1] * v[1] + A[r][2] * v[2];
 }
 
 static void test_property_5_6(void **state) {
   (void)state;
   int M2[3][3];
   for (int r = 0; r < 3; r++)
-    for (int c = 0; c < 3; c++) M2[r][c] = mod7(M0[r][0] * M0[0][c] + M0[r][1] * M0[1][c] + M0[r][2] * M0[2][c]);
+    for (int c = 0; c < 3; c++)
+      M2[r][c] = mod7(M0[r][0] * M0[0][c] + M0[r][1] * M0[1][c] + M0[r][2] * M0[2][c]);
   /* the paper's M0^2 (Definition 5.5), mod 7 */
   static const int M2_paper[3][3] = {{-3, 1, -2}, {0, 0, 0}, {1, 2, 3}};
   for (int r = 0; r < 3; r++)
-    for (int c = 0; c < 3; c++) assert_int_equal(M2[r][c], mod7(M2_paper[r][c]));
+    for (int c = 0; c < 3; c++)
+      assert_int_equal(M2[r][c], mod7(M2_paper[r][c]));
   /* C = M0^2 B1 + M0 B1: 49 distinct sums, each a code word */
   int seen[343] = {0}, distinct = 0;
   for (int a = 0; a < 7; a++)
@@ -41,7 +44,8 @@ static void test_property_5_6(void **state) {
       b1(b, v);
       mat_vec(M0, u, mu);
       mat_vec((const int(*)[3])M2, v, mv);
-      for (int k = 0; k < 3; k++) s[k] = mu[k] + mv[k];
+      for (int k = 0; k < 3; k++)
+        s[k] = mu[k] + mv[k];
       assert_int_equal(mod7(s[0] + 2 * s[1] + 3 * s[2]), 0);
       if (!seen[code_index(s)]++) distinct++;
     }
@@ -54,11 +58,13 @@ static void test_property_5_6(void **state) {
     for (int j = 0; j < 7; j++) {
       int v[3], y[3];
       b1(j, v);
-      for (int k = 0; k < 3; k++) y[k] = c[k] + v[k];
+      for (int k = 0; k < 3; k++)
+        y[k] = c[k] + v[k];
       cover[code_index(y)]++;
     }
   }
-  for (int x = 0; x < 343; x++) assert_int_equal(cover[x], 1);
+  for (int x = 0; x < 343; x++)
+    assert_int_equal(cover[x], 1);
 }
 
 /* The dipaths of section 5.1.3 end at the columns of M0 and M0^2, and
@@ -80,7 +86,8 @@ static void test_dipaths(void **state) {
         int t[3] = {col[0], col[1], col[2]};
         mat_vec(M0, t, col);
       }
-      for (int k = 0; k < 3; k++) assert_int_equal(mod7(end[k]), mod7(col[k]));
+      for (int k = 0; k < 3; k++)
+        assert_int_equal(mod7(end[k]), mod7(col[k]));
       if (len > maxlen) maxlen = len;
     }
     assert_int_equal(maxlen, 5);
@@ -247,8 +254,9 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_property_5_6), cmocka_unit_test(test_dipaths),
       cmocka_unit_test(test_prop_5_8),     cmocka_unit_test(test_prop_6_3),
-      cmocka_unit_test(test_closed_form),  cmocka_unit_test(test_refusals), cmocka_unit_test(test_models),
-      cmocka_unit_test(test_closed_forms_recursion), cmocka_unit_test(test_round_bounds),
+      cmocka_unit_test(test_closed_form),  cmocka_unit_test(test_refusals),
+      cmocka_unit_test(test_models),       cmocka_unit_test(test_closed_forms_recursion),
+      cmocka_unit_test(test_round_bounds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

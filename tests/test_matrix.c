@@ -10,18 +10,14 @@
 #include <string.h>
 
 static const char *const SHAPES[] = {
-    "ring:2",     "ring:3",    "ring:7",     "ring:12",  "line:2",    "line:5",    "line:13",
-    "torus:2x2",  "torus:4x4", "torus:3x5",  "mesh:1x1", "mesh:4x4",  "mesh:3x5",  "torus:2x7",
-    "mesh:6x2",   "torus:9x9", "torus:3x4x5", "mesh:2x3x4", "torus:4x4x4", "torus:2x2x2x2", "meshbus:2",
-    "meshbus:5",
+    "ring:2",      "ring:3",     "ring:7",      "ring:12",       "line:2",    "line:5",    "line:13",  "torus:2x2",
+    "torus:4x4",   "torus:3x5",  "mesh:1x1",    "mesh:4x4",      "mesh:3x5",  "torus:2x7", "mesh:6x2", "torus:9x9",
+    "torus:3x4x5", "mesh:2x3x4", "torus:4x4x4", "torus:2x2x2x2", "meshbus:2", "meshbus:5",
 };
 
 static const char *const MODELS[] = {
-    "ts=3,td=0.5,tl=1",
-    "port=one,ts=3,td=0.5,tl=1",
-    "switching=circuit,ts=3,td=0.5,tl=1",
-    "switching=saf,ts=3,tl=1",
-    "contention=shared,ts=3,td=0.5,tl=1",
+    "ts=3,td=0.5,tl=1",        "port=one,ts=3,td=0.5,tl=1",          "switching=circuit,ts=3,td=0.5,tl=1",
+    "switching=saf,ts=3,tl=1", "contention=shared,ts=3,td=0.5,tl=1",
 };
 
 static void matrix(void **state) {
@@ -44,7 +40,8 @@ static void matrix(void **state) {
         if (st != MG_OK) {
           if (st != MG_ERR_UNSUPPORTED && st != MG_ERR_INVALID)
             fail_msg("%s on %s [%s]: check returned %d", al->name, SHAPES[s], MODELS[m], st);
-          if (!e.msg[0] || strchr(e.msg, '\n')) fail_msg("%s on %s: refusal without a one-line reason", al->name, SHAPES[s]);
+          if (!e.msg[0] || strchr(e.msg, '\n'))
+            fail_msg("%s on %s: refusal without a one-line reason", al->name, SHAPES[s]);
           refusals++;
           continue;
         }

@@ -11,8 +11,8 @@ static void parse_model(void **state) {
   assert_int_equal(m.switching, MG_SW_WORMHOLE);
   assert_int_equal(m.port, MG_PORT_ALL);
   assert_int_equal(m.contention, MG_CONT_STRICT);
-  assert_int_equal(mg_model_parse("switching=circuit,port=one,contention=shared,ts=3e-4,td=1e-8,tl=2.2e-8,ell=4", &m, &e),
-                   MG_OK);
+  assert_int_equal(
+      mg_model_parse("switching=circuit,port=one,contention=shared,ts=3e-4,td=1e-8,tl=2.2e-8,ell=4", &m, &e), MG_OK);
   assert_int_equal(m.switching, MG_SW_CIRCUIT);
   assert_int_equal(m.port, MG_PORT_ONE);
   assert_int_equal(m.contention, MG_CONT_SHARED);
@@ -27,8 +27,8 @@ static void parse_model(void **state) {
 
 static void reject_bad_model(void **state) {
   (void)state;
-  const char *bad[] = {"ts=-1", "ts=nan", "ts=NaN", "tl=inf", "ts=", "foo=1", "switching=warp", "port=two",
-                       "contention=loose", "ts", "ell=-2", "ell=1.5", "td=1e999"};
+  const char *bad[] = {"ts=-1",    "ts=nan",           "ts=NaN", "tl=inf", "ts=",     "foo=1",   "switching=warp",
+                       "port=two", "contention=loose", "ts",     "ell=-2", "ell=1.5", "td=1e999"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     mg_model m;
     mg_err e = {{0}};

@@ -80,7 +80,8 @@ static void table1_rows(void **state) {
   (void)state;
   for (int i = 0; i < 4; i++) {
     int k = 0;
-    for (uint32_t p = 1; p < TN[i]; p *= 3) k++;
+    for (uint32_t p = 1; p < TN[i]; p *= 3)
+      k++;
     for (int j = 0; j < 4; j++) {
       char topo[32];
       snprintf(topo, sizeof topo, "ring:%u", TN[i]);

@@ -299,9 +299,9 @@ static void cost_models(void **state) {
    * longest path and the largest message are different transfers */
   th_sched_init(&s, MG_GOSSIP, "line:6", "switching=circuit,ts=1,td=1,tl=10", 1);
   s.info.bytes = 1;
-  th_add(&s, 0, mg_xfer(0, 3));   /* 3 hops, 1 item */
-  th_add(&s, 1, mg_xfer(5, 4));   /* 1 hop, 1 item */
-  th_add(&s, 2, mg_xfer(1, 0));   /* 1 hop, 1 item */
+  th_add(&s, 0, mg_xfer(0, 3)); /* 3 hops, 1 item */
+  th_add(&s, 1, mg_xfer(5, 4)); /* 1 hop, 1 item */
+  th_add(&s, 2, mg_xfer(1, 0)); /* 1 hop, 1 item */
   th_simulate(&s, &rep);
   assert_float_equal(rep.cost, (1 + 3 + 10) + (1 + 1 + 10) + (1 + 1 + 10), 1e-12);
   assert_int_equal(rep.sum_max_hops, 5);

@@ -33,8 +33,9 @@ static void parse_good(void **state) {
 
 static void parse_bad(void **state) {
   (void)state;
-  const char *bad[] = {"torus:0x3", "torus:9xx", "ring:", "ring", "torus:", "torus:1x5", "ring:9x9", "cube:3",
-                       "torus:9x", "torus:x9", "torus:-3", "torus:2x2x2x2x2x2x2x2x2", "ring:3a", "meshbus:4x4", ""};
+  const char *bad[] = {"torus:0x3", "torus:9xx",   "ring:",    "ring",     "torus:",   "torus:1x5",
+                       "ring:9x9",  "cube:3",      "torus:9x", "torus:x9", "torus:-3", "torus:2x2x2x2x2x2x2x2x2",
+                       "ring:3a",   "meshbus:4x4", ""};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     mg_topo t;
     mg_err e = {{0}};

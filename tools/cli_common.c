@@ -47,12 +47,18 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed) {
       return 0;
     }
     const char *v = argv[++i];
-    if (!strcmp(name, "algo")) o->algo = v;
-    else if (!strcmp(name, "topo")) o->topo = v;
-    else if (!strcmp(name, "model")) o->model = v;
-    else if (!strcmp(name, "problem")) o->problem = v;
-    else if (!strcmp(name, "export")) o->export_path = v;
-    else if (!strcmp(name, "sizes")) o->sizes = v;
+    if (!strcmp(name, "algo"))
+      o->algo = v;
+    else if (!strcmp(name, "topo"))
+      o->topo = v;
+    else if (!strcmp(name, "model"))
+      o->model = v;
+    else if (!strcmp(name, "problem"))
+      o->problem = v;
+    else if (!strcmp(name, "export"))
+      o->export_path = v;
+    else if (!strcmp(name, "sizes"))
+      o->sizes = v;
     else if (!strcmp(name, "r")) {
       if (!parse_double(v, &o->r) || o->r < 0) {
         fprintf(stderr, "meshgossip: --r must be a finite number >= 0, not '%s'\n", v);
@@ -124,8 +130,10 @@ static void progress(void *arg, int64_t round, int64_t total) {
   if (now - progress_t0 < 1.0 || now - progress_last < 0.25) return;
   progress_last = now;
   progress_shown = 1;
-  if (total > 0) fprintf(stderr, "\rround %lld of %lld", (long long)round, (long long)total);
-  else fprintf(stderr, "\rround %lld", (long long)round);
+  if (total > 0)
+    fprintf(stderr, "\rround %lld of %lld", (long long)round, (long long)total);
+  else
+    fprintf(stderr, "\rround %lld", (long long)round);
   fflush(stderr);
 }
 
@@ -156,7 +164,8 @@ json_t *cli_params_json(const mg_params *ps) {
     char *end;
     long long x = strtoll(ps->p[i].value, &end, 10);
     v = x;
-    json_object_set_new(o, ps->p[i].name, *end == 0 && ps->p[i].value[0] ? json_integer(v) : json_string(ps->p[i].value));
+    json_object_set_new(o, ps->p[i].name,
+                        *end == 0 && ps->p[i].value[0] ? json_integer(v) : json_string(ps->p[i].value));
   }
   return o;
 }
@@ -172,9 +181,11 @@ json_t *cli_violation_json(const mg_report *rep) {
   json_object_set_new(o, "transfers", xs);
   json_object_set_new(o, "node", v->node >= 0 ? json_integer(v->node) : json_null());
   if (v->arc_node >= 0)
-    json_object_set_new(o, "arc", json_pack("{s:I, s:i, s:s}", "node", (json_int_t)v->arc_node, "dim", v->arc_dim,
-                                            "dir", v->arc_dir > 0 ? "+" : "-"));
-  else json_object_set_new(o, "arc", json_null());
+    json_object_set_new(o, "arc",
+                        json_pack("{s:I, s:i, s:s}", "node", (json_int_t)v->arc_node, "dim", v->arc_dim, "dir",
+                                  v->arc_dir > 0 ? "+" : "-"));
+  else
+    json_object_set_new(o, "arc", json_null());
   json_object_set_new(o, "item", v->item >= 0 ? json_integer(v->item) : json_null());
   return o;
 }
@@ -193,8 +204,9 @@ json_t *cli_report_json(const char *algo, const mg_params *ps, const mg_problem_
   json_object_set_new(o, "rounds", json_integer(rep->rounds));
   json_object_set_new(o, "startups", json_integer(rep->startups));
   json_object_set_new(o, "cost", json_real(rep->cost));
-  json_object_set_new(o, "cost_terms", json_pack("{s:f, s:f, s:f}", "startup", rep->cost_startup, "hop", rep->cost_hop,
-                                                 "transfer", rep->cost_transfer));
+  json_object_set_new(
+      o, "cost_terms",
+      json_pack("{s:f, s:f, s:f}", "startup", rep->cost_startup, "hop", rep->cost_hop, "transfer", rep->cost_transfer));
   json_object_set_new(o, "bytes_moved", json_real(rep->bytes_moved));
   json_object_set_new(o, "max_arc_load", json_real(rep->max_arc_load));
   json_object_set_new(o, "sum_max_hops", json_integer((json_int_t)rep->sum_max_hops));
@@ -218,12 +230,16 @@ void cli_print_json(json_t *j) {
 
 void cli_print_report(const char *algo, const mg_params *ps, const mg_problem_spec *pb, const mg_report *rep) {
   char topo[128], model[256], params[256];
-  printf("algorithm      %s%s%s\n", algo, ps && ps->n ? ":" : "", ps && ps->n ? mg_params_format(ps, params, sizeof params) : "");
-  printf("problem        %s on %s, %g bytes%s\n", mg_problem_name(pb->problem), mg_topo_format(&pb->topo, topo, sizeof topo),
-         pb->bytes, pb->problem == MG_GOSSIP ? " per node" : " per block");
+  printf("algorithm      %s%s%s\n", algo, ps && ps->n ? ":" : "",
+         ps && ps->n ? mg_params_format(ps, params, sizeof params) : "");
+  printf("problem        %s on %s, %g bytes%s\n", mg_problem_name(pb->problem),
+         mg_topo_format(&pb->topo, topo, sizeof topo), pb->bytes,
+         pb->problem == MG_GOSSIP ? " per node" : " per block");
   printf("model          %s\n", mg_model_format(&pb->model, model, sizeof model));
-  if (rep->verified) printf("verified       yes\n");
-  else printf("verified       NO: %s [%s]\n", rep->violation.msg, mg_rule_name(rep->violation.rule));
+  if (rep->verified)
+    printf("verified       yes\n");
+  else
+    printf("verified       NO: %s [%s]\n", rep->violation.msg, mg_rule_name(rep->violation.rule));
   printf("rounds         %lld (%lld with transfers)\n", (long long)rep->rounds, (long long)rep->startups);
   printf("cost           %.10g (start-up %.10g, hop %.10g, transfer %.10g)\n", rep->cost, rep->cost_startup,
          rep->cost_hop, rep->cost_transfer);

@@ -8,11 +8,12 @@ int cmd_bound(int argc, char **argv) {
   mg_err err = {{0}};
   if (!cli_parse(argc, argv, &o, " problem topo model r bytes json ")) return EXIT_USAGE;
   if (o.help) {
-    printf("usage: meshgossip bound --problem gossip|exchange --topo SPEC [--model SPEC | --r R] [--bytes L] [--json]\n\n"
-           "Prints every lower-bound term with its source; the bound is the largest valid\n"
-           "term. Terms marked 'paper' are the papers' own estimates, shown for comparison.\n\n"
-           "examples:\n  meshgossip bound --problem gossip --topo ring:729 --r 10\n"
-           "  meshgossip bound --problem exchange --topo torus:8x8 --model port=one,ts=1,tl=1e-3 --bytes 1024\n");
+    printf(
+        "usage: meshgossip bound --problem gossip|exchange --topo SPEC [--model SPEC | --r R] [--bytes L] [--json]\n\n"
+        "Prints every lower-bound term with its source; the bound is the largest valid\n"
+        "term. Terms marked 'paper' are the papers' own estimates, shown for comparison.\n\n"
+        "examples:\n  meshgossip bound --problem gossip --topo ring:729 --r 10\n"
+        "  meshgossip bound --problem exchange --topo torus:8x8 --model port=one,ts=1,tl=1e-3 --bytes 1024\n");
     return EXIT_OK;
   }
   mg_problem problem;
@@ -25,9 +26,9 @@ int cmd_bound(int argc, char **argv) {
   if (o.json) {
     json_t *terms = json_array();
     for (int i = 0; i < b.n; i++)
-      json_array_append_new(terms, json_pack("{s:s, s:f, s:s, s:b, s:s}", "name", b.term[i].name, "value",
-                                             b.term[i].value, "source", b.term[i].source, "valid", b.term[i].valid,
-                                             "note", b.term[i].note));
+      json_array_append_new(terms,
+                            json_pack("{s:s, s:f, s:s, s:b, s:s}", "name", b.term[i].name, "value", b.term[i].value,
+                                      "source", b.term[i].source, "valid", b.term[i].valid, "note", b.term[i].note));
     cli_print_json(json_pack("{s:f, s:o}", "lower_bound", b.lower_bound, "terms", terms));
     return EXIT_OK;
   }
@@ -35,7 +36,7 @@ int cmd_bound(int argc, char **argv) {
   printf("%s on %s: lower bound %.10g\n", mg_problem_name(problem), mg_topo_format(&pb.topo, topo, sizeof topo),
          b.lower_bound);
   for (int i = 0; i < b.n; i++)
-    printf("  %-14s %14.10g  %s%s  [%s]\n", b.term[i].name, b.term[i].value, b.term[i].valid ? "" : "(paper, not valid) ",
-           b.term[i].note, b.term[i].source);
+    printf("  %-14s %14.10g  %s%s  [%s]\n", b.term[i].name, b.term[i].value,
+           b.term[i].valid ? "" : "(paper, not valid) ", b.term[i].note, b.term[i].source);
   return EXIT_OK;
 }

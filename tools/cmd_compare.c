@@ -11,7 +11,8 @@ static json_t *rows_json(const mg_compare_row *rows, size_t n) {
   for (size_t i = 0; i < n; i++) {
     const mg_compare_row *r = &rows[i];
     json_t *j = json_pack("{s:s, s:o}", "algorithm", r->algo->name, "params", cli_params_json(&r->params));
-    if (r->refused) json_object_set_new(j, "refused", json_string(r->reason));
+    if (r->refused)
+      json_object_set_new(j, "refused", json_string(r->reason));
     else {
       json_object_set_new(j, "verified", json_boolean(r->rep.verified));
       json_object_set_new(j, "cost", json_real(r->rep.cost));
@@ -29,7 +30,8 @@ static const char *best_of(const mg_compare_row *rows, size_t n) {
 }
 
 static void free_rows(mg_compare_row *rows, size_t n) {
-  for (size_t i = 0; i < n; i++) mg_report_free(&rows[i].rep);
+  for (size_t i = 0; i < n; i++)
+    mg_report_free(&rows[i].rep);
   free(rows);
 }
 
@@ -40,8 +42,10 @@ static int parse_sizes(const char *s, double *out, size_t cap, size_t *n) {
     char *end;
     double x = strtod(s, &end);
     if (end == s) return 0;
-    if (*end == 'K' || *end == 'k') x *= 1024.0, end++;
-    else if (*end == 'M' || *end == 'm') x *= 1048576.0, end++;
+    if (*end == 'K' || *end == 'k')
+      x *= 1024.0, end++;
+    else if (*end == 'M' || *end == 'm')
+      x *= 1048576.0, end++;
     if (!(x > 0) || x > 1e18 || *n == cap || (*end && *end != ',')) return 0;
     out[(*n)++] = x;
     s = *end ? end + 1 : end;
@@ -92,16 +96,17 @@ static int sweep(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, con
         if (mg_algo_at(a)->problem != problem) continue;
         printf(",");
         for (size_t i = 0; i < n; i++)
-          if (rows[i].algo == mg_algo_at(a) && !rows[i].refused && rows[i].rep.verified) printf("%.10g", rows[i].rep.cost);
+          if (rows[i].algo == mg_algo_at(a) && !rows[i].refused && rows[i].rep.verified)
+            printf("%.10g", rows[i].rep.cost);
       }
       printf(",%s,%.10g\n", best ? best : "", b.lower_bound);
     }
     free_rows(rows, n);
   }
   if (o->json) {
-    json_t *j = json_pack("{s:s, s:s, s:o, s:o}", "problem", mg_problem_name(problem), "topology",
-                          mg_topo_format(&pb->topo, topo, sizeof topo), "model", cli_model_json(&pb->model), "sizes",
-                          jrows);
+    json_t *j =
+        json_pack("{s:s, s:s, s:o, s:o}", "problem", mg_problem_name(problem), "topology",
+                  mg_topo_format(&pb->topo, topo, sizeof topo), "model", cli_model_json(&pb->model), "sizes", jrows);
     cli_print_json(j);
   } else {
     json_decref(jrows);
@@ -174,7 +179,8 @@ int cmd_compare(int argc, char **argv) {
            "ratio", "params");
     for (size_t i = 0; i < n; i++) {
       const mg_compare_row *r = &rows[i];
-      if (r->refused) printf("     %-24s %14s %8s %8s  refused: %s\n", r->algo->name, "-", "-", "-", r->reason);
+      if (r->refused)
+        printf("     %-24s %14s %8s %8s  refused: %s\n", r->algo->name, "-", "-", "-", r->reason);
       else
         printf("%-4s %-24s %14.8g %8lld %8.3f  %s%s%s\n", best && i == 0 ? "best" : "", r->algo->name, r->rep.cost,
                (long long)r->rep.rounds, r->rep.ratio_to_bound, mg_params_format(&r->params, ps, sizeof ps),

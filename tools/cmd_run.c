@@ -68,8 +68,10 @@ int cmd_run(int argc, char **argv) {
     cli_sim_opts(&o, &so);
   }
   mg_report rep;
-  if (o.export_path) st = mg_export(a, &pb, &ps, o.export_path, &so, &rep, &err);
-  else st = mg_run(a, &pb, &ps, &so, &rep, &err);
+  if (o.export_path)
+    st = mg_export(a, &pb, &ps, o.export_path, &so, &rep, &err);
+  else
+    st = mg_run(a, &pb, &ps, &so, &rep, &err);
   cli_progress_done();
   if (st != MG_OK && st != MG_ERR_VIOLATION) {
     mg_report_free(&rep);

@@ -8,8 +8,10 @@
 static json_t *num(double v) { return isnan(v) ? json_null() : json_real(v); }
 
 static void fmt(char *buf, size_t len, double v) {
-  if (isnan(v)) snprintf(buf, len, "-");
-  else snprintf(buf, len, "%.6g", v);
+  if (isnan(v))
+    snprintf(buf, len, "-");
+  else
+    snprintf(buf, len, "%.6g", v);
 }
 
 int cmd_table(int argc, char **argv) {

@@ -34,10 +34,12 @@ int cmd_tune(int argc, char **argv) {
   if (st != MG_OK) return cli_fail(st, &err);
   if (o.json) {
     json_t *j = json_pack("{s:s}", "algorithm", a->name);
-    json_object_set_new(j, "best", json_pack("{s:o, s:f, s:b, s:I}", "params", cli_params_json(&best), "cost", br.cost,
-                                             "verified", br.verified, "rounds", (json_int_t)br.rounds));
-    json_object_set_new(j, "runner_up", sr.verified ? json_pack("{s:o, s:f}", "params", cli_params_json(&second), "cost", sr.cost)
-                                                    : json_null());
+    json_object_set_new(j, "best",
+                        json_pack("{s:o, s:f, s:b, s:I}", "params", cli_params_json(&best), "cost", br.cost, "verified",
+                                  br.verified, "rounds", (json_int_t)br.rounds));
+    json_object_set_new(j, "runner_up",
+                        sr.verified ? json_pack("{s:o, s:f}", "params", cli_params_json(&second), "cost", sr.cost)
+                                    : json_null());
     json_object_set_new(j, "evaluated", json_integer((json_int_t)evaluated));
     cli_print_json(j);
   } else {

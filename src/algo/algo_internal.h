@@ -67,10 +67,10 @@ typedef struct mg_bus_msg {
 
 typedef struct mg_bus_phase {
   uint32_t n;
-  uint64_t ell;     /* 0 = unbounded */
-  mg_bus_msg **q;   /* 2n queues: row buses 0..n-1, then columns */
+  uint64_t ell;   /* 0 = unbounded */
+  mg_bus_msg **q; /* 2n queues: row buses 0..n-1, then columns */
   size_t *nq, *capq;
-  uint64_t *tok;    /* token (item) ids of all messages */
+  uint64_t *tok; /* token (item) ids of all messages */
   size_t ntok, captok;
 } mg_bus_phase;
 
@@ -106,24 +106,24 @@ typedef struct mg_gs_run {
   uint32_t lo, len;
 } mg_gs_run;
 typedef struct mg_gs_xfer {
-  uint32_t src;     /* ring position of the sender */
-  int32_t hops;     /* signed: + tree forwards, - tree backwards */
+  uint32_t src; /* ring position of the sender */
+  int32_t hops; /* signed: + tree forwards, - tree backwards */
   uint32_t run0, nruns;
-  int sign;         /* +1 positive tree, -1 negative tree */
+  int sign; /* +1 positive tree, -1 negative tree */
 } mg_gs_xfer;
 typedef struct mg_gs_plan {
   uint32_t n;
-  int split;        /* GP_0/SP_0 split of section 2.4 */
-  uint32_t mirror;  /* negative tree = positive tree through y = mirror - x */
-  int levels;       /* L = max(ceil(lg n) - 1, 1): phases GP_0..GP_{L-1}, SP_{L-1}..SP_0 */
+  int split;       /* GP_0/SP_0 split of section 2.4 */
+  uint32_t mirror; /* negative tree = positive tree through y = mirror - x */
+  int levels;      /* L = max(ceil(lg n) - 1, 1): phases GP_0..GP_{L-1}, SP_{L-1}..SP_0 */
   mg_gs_xfer *x;
   size_t nx, capx;
   mg_gs_run *runs;
   size_t nrun, caprun;
-  size_t *rstart;   /* round r holds x[rstart[r] .. rstart[r+1]) */
-  int *rphase;      /* phase index of each round (>= 2L: negative tree when not overlapped) */
+  size_t *rstart; /* round r holds x[rstart[r] .. rstart[r+1]) */
+  int *rphase;    /* phase index of each round (>= 2L: negative tree when not overlapped) */
   size_t nrounds, caprs, caprp;
-  uint64_t *items;  /* blocks each transfer carries on a plain ring */
+  uint64_t *items; /* blocks each transfer carries on a plain ring */
 } mg_gs_plan;
 /* overlap 1: + and - trees in the same rounds (section 2.4); 0: the whole
  * positive tree, then the negative tree, with the original phases. */

@@ -41,8 +41,10 @@ mg_status mg_bus_sets_build(uint32_t n, mg_bus_sets *s, mg_err *err) {
   for (uint32_t i = 0; i < n; i++)
     for (uint32_t j = 0; j < n; j++) {
       uint64_t tok = j + (uint64_t)n * i;
-      if ((i + j) % 2 == 0) s->even[(uint64_t)i * n + s->neven[i]++] = tok;
-      else s->odd[(uint64_t)j * n + s->nodd[j]++] = tok;
+      if ((i + j) % 2 == 0)
+        s->even[(uint64_t)i * n + s->neven[i]++] = tok;
+      else
+        s->odd[(uint64_t)j * n + s->nodd[j]++] = tok;
     }
   return MG_OK;
 }
@@ -82,7 +84,8 @@ uint64_t mg_bus_phase_steps(const mg_bus_phase *ph) {
   uint64_t most = 0;
   for (size_t b = 0; b < 2 * (size_t)ph->n; b++) {
     uint64_t s = 0;
-    for (size_t k = 0; k < ph->nq[b]; k++) s += msg_chunks(ph, ph->q[b][k].len);
+    for (size_t k = 0; k < ph->nq[b]; k++)
+      s += msg_chunks(ph, ph->q[b][k].len);
     if (s > most) most = s;
   }
   return most;
@@ -122,7 +125,8 @@ mg_status mg_bus_phase_emit(mg_bus_phase *ph, mg_emit *e, mg_err *err) {
     if (!any) break;
     MG_CHECK(mg_emit_round(e, err));
   }
-  for (size_t b = 0; b < nb; b++) ph->nq[b] = 0;
+  for (size_t b = 0; b < nb; b++)
+    ph->nq[b] = 0;
   ph->ntok = 0;
 out:
   free(msg);
@@ -132,7 +136,8 @@ out:
 
 void mg_bus_phase_free(mg_bus_phase *ph) {
   if (ph->q)
-    for (size_t b = 0; b < 2 * (size_t)ph->n; b++) free(ph->q[b]);
+    for (size_t b = 0; b < 2 * (size_t)ph->n; b++)
+      free(ph->q[b]);
   free(ph->q);
   free(ph->nq);
   free(ph->capq);

@@ -219,8 +219,7 @@ static mg_status partition_candidates(const mg_problem_spec *pb, mg_status (*vis
 static const mg_param_desc partition_params[] = {
     {"m", "auto", "group size; auto = floor(2 ell / n) (section 5.1), capped at n"}, {NULL, NULL, NULL}};
 static const mg_param_desc theta_params[] = {
-    {"c", "auto", "the constant with ell <= c n; m = floor(2c); auto = ceil(ell / n) (section 6)"},
-    {NULL, NULL, NULL}};
+    {"c", "auto", "the constant with ell <= c n; m = floor(2c); auto = ceil(ell / n) (section 6)"}, {NULL, NULL, NULL}};
 
 const mg_algo mg_algo_bus_partition = {
     .name = "bus-partition",

@@ -97,10 +97,10 @@ static mg_status simple_generate_any(const mg_problem_spec *pb, const mg_params 
   for (uint32_t i = 0; i < n; i++)
     for (uint32_t j = 0; j < n; j++) {
       uint32_t v = j + n * i;
-      MG_CHECK(mg_bus_phase_add(&ph, v, MG_BUS_ROW, s.odd + (uint64_t)j * n + piggy_row[v], s.nodd[j] - piggy_row[v],
+      MG_CHECK(
+          mg_bus_phase_add(&ph, v, MG_BUS_ROW, s.odd + (uint64_t)j * n + piggy_row[v], s.nodd[j] - piggy_row[v], err));
+      MG_CHECK(mg_bus_phase_add(&ph, v, MG_BUS_COL, s.even + (uint64_t)i * n + piggy_col[v], s.neven[i] - piggy_col[v],
                                 err));
-      MG_CHECK(mg_bus_phase_add(&ph, v, MG_BUS_COL, s.even + (uint64_t)i * n + piggy_col[v],
-                                s.neven[i] - piggy_col[v], err));
     }
   MG_CHECK(mg_bus_phase_emit(&ph, &e, err));
   MG_CHECK(mg_emit_end(&e, err));

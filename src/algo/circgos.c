@@ -89,8 +89,10 @@ static mg_status cg_params(const mg_problem_spec *pb, const mg_params *ps, cg_cf
   c->wrap = pb->topo.wrap[0];
   double unit = pb->bytes * pb->model.tl;
   uint64_t ta, tb;
-  if (unit > 0) mg_jrs_theorem2_params(c->n, pb->model.ts / unit, &ta, &tb);
-  else ta = c->n >= 3 ? 3 : 2, tb = 1; /* start-ups only: Approach 2 */
+  if (unit > 0)
+    mg_jrs_theorem2_params(c->n, pb->model.ts / unit, &ta, &tb);
+  else
+    ta = c->n >= 3 ? 3 : 2, tb = 1; /* start-ups only: Approach 2 */
   if ((st = mg_param_int(ps, "a", (int64_t)ta, 2, c->n, &a, err)) != MG_OK) return st;
   int a_given = ps && mg_params_get(ps, "a") && strcmp(mg_params_get(ps, "a"), "auto");
   if ((st = mg_param_int(ps, "b", a_given ? a : (int64_t)tb, 1, 4 * (int64_t)c->n + 4, &b, err)) != MG_OK) return st;
@@ -108,7 +110,8 @@ static mg_status cg_check(const mg_problem_spec *pb, const mg_params *ps, mg_err
   mg_status st = mg_check_1d_gossip(pb, "circgos", err);
   if (st != MG_OK) return st;
   if (pb->model.port == MG_PORT_ONE)
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "circgos needs all ports: a node sends both ways in a step (seed 000 section 2)");
+    return mg_fail(err, MG_ERR_UNSUPPORTED,
+                   "circgos needs all ports: a node sends both ways in a step (seed 000 section 2)");
   return cg_params(pb, ps, &c, err);
 }
 
@@ -125,13 +128,13 @@ static mg_transfer packet(const cg_cfg *c, uint32_t src, uint32_t dst, int32_t h
 
 /* Work arrays of one walk through the algorithm. */
 typedef struct cg_work {
-  uint32_t *act;   /* phase 1: actives of every segment, in place */
-  uint32_t *hold;  /* phase 1: data held by each node (in PUs) */
-  uint32_t *cnt;   /* phase 1: number of actives per segment */
-  uint32_t *head;  /* the a bridgeheads, ascending */
-  uint32_t *cur;   /* phase 3: current bridgeheads, ascending */
-  uint32_t *next;  /* merge buffer */
-  uint32_t *pos;   /* new bridgeheads of the round */
+  uint32_t *act;  /* phase 1: actives of every segment, in place */
+  uint32_t *hold; /* phase 1: data held by each node (in PUs) */
+  uint32_t *cnt;  /* phase 1: number of actives per segment */
+  uint32_t *head; /* the a bridgeheads, ascending */
+  uint32_t *cur;  /* phase 3: current bridgeheads, ascending */
+  uint32_t *next; /* merge buffer */
+  uint32_t *pos;  /* new bridgeheads of the round */
   cg_chain *chain;
 } cg_work;
 
@@ -169,8 +172,10 @@ static uint32_t seg_lo(const cg_cfg *c, uint32_t i) { return (uint32_t)((uint64_
 /* Phase 1: concentration by threes inside every segment. Emits when e. */
 static mg_status cg_phase1(const cg_cfg *c, cg_work *w, cg_geom *g, mg_emit *e, mg_err *err) {
   mg_status st = MG_OK;
-  for (uint32_t v = 0; v < c->n; v++) w->act[v] = v, w->hold[v] = 1;
-  for (uint32_t i = 0; i < c->a; i++) w->cnt[i] = seg_lo(c, i + 1) - seg_lo(c, i);
+  for (uint32_t v = 0; v < c->n; v++)
+    w->act[v] = v, w->hold[v] = 1;
+  for (uint32_t i = 0; i < c->a; i++)
+    w->cnt[i] = seg_lo(c, i + 1) - seg_lo(c, i);
   g->p1_steps = 0;
   for (;;) {
     int any = 0;
@@ -204,7 +209,8 @@ static mg_status cg_phase1(const cg_cfg *c, cg_work *w, cg_geom *g, mg_emit *e, 
     g->p1_units[g->p1_steps++] = big;
     if (e) MG_CHECK(mg_emit_round(e, err));
   }
-  for (uint32_t i = 0; i < c->a; i++) w->head[i] = w->act[seg_lo(c, i)];
+  for (uint32_t i = 0; i < c->a; i++)
+    w->head[i] = w->act[seg_lo(c, i)];
 out:
   return st;
 }
@@ -268,7 +274,8 @@ out:
 static uint32_t cg_split(const cg_cfg *c, cg_work *w, uint32_t np, uint32_t from, int dir, uint64_t G, uint64_t limit) {
   uint32_t m = 0;
   if (G <= c->a) {
-    for (uint64_t d = 1; d < G && d <= limit; d++) w->pos[np + m++] = (uint32_t)((from + c->n + dir * (int64_t)d) % c->n);
+    for (uint64_t d = 1; d < G && d <= limit; d++)
+      w->pos[np + m++] = (uint32_t)((from + c->n + dir * (int64_t)d) % c->n);
     return m;
   }
   for (uint64_t j = 1; j < c->a; j++) {
@@ -373,7 +380,8 @@ static mg_status cg_phase3(const cg_cfg *c, cg_work *w, cg_geom *g, mg_emit *e, 
       MG_CHECK(cg_emit_round(c, w, nc, (uint32_t)k, (uint32_t)steps, e, err));
     }
     uint32_t added = 0;
-    for (uint32_t ci = 0; ci < nc; ci++) added += w->chain[ci].m;
+    for (uint32_t ci = 0; ci < nc; ci++)
+      added += w->chain[ci].m;
     memcpy(w->cur + ncur, w->pos, added * sizeof(uint32_t));
     ncur += added;
     qsort(w->cur, ncur, sizeof(uint32_t), cmp_u32);
@@ -400,7 +408,8 @@ out:
 static double cg_estimate(const cg_cfg *c, const cg_geom *g, const mg_problem_spec *pb, int64_t *rounds) {
   double ts = pb->model.ts, unit = pb->bytes * pb->model.tl, cost = 0;
   int64_t r = 0;
-  for (int i = 0; i < g->p1_steps; i++) cost += ts + g->p1_units[i] * unit;
+  for (int i = 0; i < g->p1_steps; i++)
+    cost += ts + g->p1_units[i] * unit;
   r += g->p1_steps;
   cost += g->p2_steps * (ts + g->maxseg * unit);
   r += g->p2_steps;
@@ -494,7 +503,8 @@ static mg_status cg_candidates(const mg_problem_spec *pb, mg_status (*visit)(voi
         if (mg_jrs_phase3_round(n, b, 0, g.m_two[i], g.m_one[i], &steps) == 1) cd.single = 1;
       }
       int at = nkeep;
-      while (at > 0 && keep[at - 1].cost > cd.cost) at--;
+      while (at > 0 && keep[at - 1].cost > cd.cost)
+        at--;
       if (at >= CG_KEEP) continue;
       if (nkeep < CG_KEEP) nkeep++;
       memmove(&keep[at + 1], &keep[at], (size_t)(nkeep - 1 - at) * sizeof keep[0]);

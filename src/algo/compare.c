@@ -3,16 +3,31 @@
 #include "algo_internal.h"
 
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 static int rank(const mg_compare_row *r) { return r->refused ? 2 : (r->rep.verified ? 0 : 1); }
 
+static size_t registry_index(const mg_algo *a) {
+  for (size_t i = 0; i < mg_algo_count(); i++)
+    if (mg_algo_at(i) == a) return i;
+  return mg_algo_count();
+}
+
+/* Equal costs (to rounding) go to the algorithm registered first: the
+ * registry lists the simpler algorithm before the one that generalises it
+ * (ring and concentrate before circgos), and ours before the MPI
+ * libraries' baselines. */
 static int by_cost(const void *a, const void *b) {
   const mg_compare_row *x = a, *y = b;
   int rx = rank(x), ry = rank(y);
   if (rx != ry) return rx - ry;
   if (rx == 2) return strcmp(x->algo->name, y->algo->name);
-  return x->rep.cost < y->rep.cost ? -1 : x->rep.cost > y->rep.cost ? 1 : strcmp(x->algo->name, y->algo->name);
+  double cx = x->rep.cost, cy = y->rep.cost, tol = 1e-12 * fmax(fabs(cx), fabs(cy));
+  if (cx < cy - tol) return -1;
+  if (cx > cy + tol) return 1;
+  size_t ix = registry_index(x->algo), iy = registry_index(y->algo);
+  return ix < iy ? -1 : ix > iy;
 }
 
 mg_status mg_compare(const mg_problem_spec *pb, const mg_sim_opts *opts, int tune, mg_compare_row **rows, size_t *nrows,
@@ -43,7 +58,8 @@ mg_status mg_compare(const mg_problem_spec *pb, const mg_sim_opts *opts, int tun
       if (st == MG_ERR_VIOLATION) st = MG_OK; /* kept, ranked after the verified */
     }
     if (st == MG_ERR_NOMEM) {
-      for (size_t k = 0; k < n; k++) mg_report_free(&out[k].rep);
+      for (size_t k = 0; k < n; k++)
+        mg_report_free(&out[k].rep);
       free(out);
       return mg_fail(err, st, "%s", e.msg);
     }
@@ -66,7 +82,8 @@ mg_status mg_algo_auto(const mg_problem_spec *pb, const mg_sim_opts *opts, const
   size_t n = 0, nv = 0;
   mg_status st = mg_compare(pb, opts, 1, &rows, &n, err);
   if (st != MG_OK) return st;
-  for (size_t i = 0; i < n; i++) nv += !rows[i].refused && rows[i].rep.verified;
+  for (size_t i = 0; i < n; i++)
+    nv += !rows[i].refused && rows[i].rep.verified;
   if (verified) *verified = nv;
   /* the rows are sorted: verified ones first, by cost */
   if (n == 0 || rows[0].refused || !rows[0].rep.verified) {
@@ -78,7 +95,8 @@ mg_status mg_algo_auto(const mg_problem_spec *pb, const mg_sim_opts *opts, const
     *ps = rows[0].params;
     if (cost) *cost = rows[0].rep.cost;
   }
-  for (size_t i = 0; i < n; i++) mg_report_free(&rows[i].rep);
+  for (size_t i = 0; i < n; i++)
+    mg_report_free(&rows[i].rep);
   free(rows);
   return st;
 }

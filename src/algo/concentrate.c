@@ -74,7 +74,8 @@ static mg_status conc_generate(const mg_problem_spec *pb, const mg_params *ps, m
   /* build the levels first: level 0 = all nodes */
   lv[0].act = mg_calloc(n, sizeof(uint32_t));
   if (!lv[0].act) return mg_fail(err, MG_ERR_NOMEM, "out of memory");
-  for (uint32_t i = 0; i < n; i++) lv[0].act[i] = i;
+  for (uint32_t i = 0; i < n; i++)
+    lv[0].act[i] = i;
   lv[0].nact = n;
   nl = 1;
   while (lv[nl - 1].nact > stop) {
@@ -123,7 +124,8 @@ static mg_status conc_generate(const mg_problem_spec *pb, const mg_params *ps, m
   MG_CHECK(mg_emit_end(&e, err));
 out:
   mg_emit_free(&e);
-  for (int j = 0; j < nl; j++) free(lv[j].act);
+  for (int j = 0; j < nl; j++)
+    free(lv[j].act);
   return st;
 }
 

@@ -69,7 +69,8 @@ typedef struct cg_plan {
 } cg_plan;
 
 static void plan_free(cg_plan *p) {
-  for (int i = 0; i < p->nlev; i++) free(p->mv[i]);
+  for (int i = 0; i < p->nlev; i++)
+    free(p->mv[i]);
   p->nlev = 0;
 }
 
@@ -88,14 +89,16 @@ static mg_status plan_conc(cg_plan *p, mg_err *err) {
     st = mg_fail(err, MG_ERR_NOMEM, "out of memory");
     goto out;
   }
-  for (uint32_t i = 0; i < s; i++) pos[i] = lo + (int32_t)i, cnt[i] = 1;
+  for (uint32_t i = 0; i < s; i++)
+    pos[i] = lo + (int32_t)i, cnt[i] = 1;
   while (m > 1) {
     if (p->nlev == CG_MAX_ROUNDS) {
       st = mg_fail(err, MG_ERR_TOO_LARGE, "too many concentration levels");
       goto out;
     }
     uint32_t ti = 0;
-    while (pos[ti] != 0) ti++;
+    while (pos[ti] != 0)
+      ti++;
     uint32_t o = (ti + 2) % 3; /* (ti - 1) mod 3: the point is a middle */
     cg_move *mv = mg_calloc(m, sizeof *mv);
     if (!mv) {
@@ -108,9 +111,12 @@ static mg_status plan_conc(cg_plan *p, mg_err *err) {
     for (uint32_t g0 = 0; g0 < m;) {
       uint32_t g1 = g0 == 0 && o > 0 ? o : (g0 + 3 < m ? g0 + 3 : m);
       uint32_t r; /* receiver index */
-      if (ti >= g0 && ti < g1) r = ti;
-      else if (g1 - g0 == 3) r = g0 + 1;
-      else r = g1 <= ti ? g1 - 1 : g0; /* nearest the point */
+      if (ti >= g0 && ti < g1)
+        r = ti;
+      else if (g1 - g0 == 3)
+        r = g0 + 1;
+      else
+        r = g1 <= ti ? g1 - 1 : g0; /* nearest the point */
       uint32_t sum = 0;
       for (uint32_t i = g0; i < g1; i++) {
         sum += cnt[i];
@@ -158,7 +164,8 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, cg_pl
     if (c > n0 || n0 % c) continue;
     uint32_t s = n0 / (uint32_t)c;
     int ok = 1;
-    for (int k = 1; k < t->d; k++) ok &= t->n[k] % s == 0;
+    for (int k = 1; k < t->d; k++)
+      ok &= t->n[k] % s == 0;
     if (ok) def = c;
   }
   if ((st = mg_param_int(ps, "a", def, 1, n0, &a, err)) != MG_OK) return st;
@@ -177,7 +184,8 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, cg_pl
   if (nb == 1) {
     uint32_t rem = p->s, b = bl[0];
     if (b < 2) return mg_fail(err, MG_ERR_INVALID, "cubgos: b must be at least 2");
-    while (rem > 1 && rem % b == 0 && p->t < CG_MAX_ROUNDS) p->b[p->t++] = b, rem /= b;
+    while (rem > 1 && rem % b == 0 && p->t < CG_MAX_ROUNDS)
+      p->b[p->t++] = b, rem /= b;
     if (rem > 1) p->b[p->t++] = rem;
   } else {
     uint64_t prod = 1;
@@ -234,17 +242,20 @@ typedef struct cg_phase {
 static int list_phases(const cg_plan *p, int d, cg_phase *ph) {
   int n = 0;
   ph[n++] = (cg_phase){PH_CONC, 0, 0};
-  for (int i = 0; i < d; i++) ph[n++] = (cg_phase){PH_RING, 0, i};
+  for (int i = 0; i < d; i++)
+    ph[n++] = (cg_phase){PH_RING, 0, i};
   for (int j = 0; j < p->t; j++) {
     ph[n++] = (cg_phase){PH_4A, j, 0};
-    for (int i = 1; i < d; i++) ph[n++] = (cg_phase){PH_4B, j, i};
+    for (int i = 1; i < d; i++)
+      ph[n++] = (cg_phase){PH_4B, j, i};
   }
   return n;
 }
 
 static uint32_t s_at(const cg_plan *p, int j) {
   uint32_t s = p->s;
-  for (int i = 0; i < j; i++) s /= p->b[i];
+  for (int i = 0; i < j; i++)
+    s /= p->b[i];
   return s;
 }
 
@@ -272,7 +283,8 @@ static mg_status each_line(const mg_topo *t, int ax, uint32_t sp, line_fn fn, vo
     uint32_t base = (l / stride) * stride * t->n[ax] + l % stride;
     mg_topo_coords(t, base, x);
     uint64_t rest = 0;
-    for (int k = 0; k < t->d; k++) rest += x[k];
+    for (int k = 0; k < t->d; k++)
+      rest += x[k];
     st = fn(arg, base, (uint32_t)((sp - rest % sp) % sp), err);
   }
   return st;
@@ -289,8 +301,8 @@ typedef struct step_ctx {
 static mg_transfer mk(const step_ctx *x, uint32_t base, int ax, uint32_t pos, int32_t hops) {
   const mg_topo *t = x->c->t;
   uint32_t n = t->n[ax];
-  mg_transfer tr = mg_xfer_line(base + (pos % n) * t->stride[ax], base + wrapu((int64_t)pos + hops, n) * t->stride[ax],
-                                ax, hops);
+  mg_transfer tr =
+      mg_xfer_line(base + (pos % n) * t->stride[ax], base + wrapu((int64_t)pos + hops, n) * t->stride[ax], ax, hops);
   tr.sel.flags = MG_SEL_PIECE;
   tr.sel.piece = x->c->piece;
   return tr;
@@ -372,7 +384,8 @@ static void colours(const mg_topo *t, cg_col *c) {
     c[w].d = t->d;
     c[w].t = t;
     c[w].piece = (uint32_t)w;
-    for (int i = 0; i < t->d; i++) c[w].A[i] = (w + i) % t->d;
+    for (int i = 0; i < t->d; i++)
+      c[w].A[i] = (w + i) % t->d;
   }
 }
 
@@ -462,17 +475,20 @@ static double plan_cost(const cg_plan *p, const mg_problem_spec *pb) {
         if (ph[i].kind == PH_RING) {
           hops = p->s;
           items = ph[i].i == 0 ? p->s : ext(cc, 0);
-          for (int k = 1; k < ph[i].i; k++) items *= ext(cc, k) / p->s;
+          for (int k = 1; k < ph[i].i; k++)
+            items *= ext(cc, k) / p->s;
         } else if (ph[i].kind == PH_4A) {
           uint32_t sj = s_at(p, ph[i].j), k = 2 * p->x[ph[i].j] + 2 - p->b[ph[i].j];
           hops = s_at(p, ph[i].j + 1);
           items = (double)((ext(cc, 0) + k - 1) / k);
-          for (int q = 1; q < d; q++) items *= ext(cc, q) / sj;
+          for (int q = 1; q < d; q++)
+            items *= ext(cc, q) / sj;
         } else {
           uint32_t sj = s_at(p, ph[i].j), sn = s_at(p, ph[i].j + 1);
           hops = sn;
           items = ext(cc, 0);
-          for (int q = 1; q < d; q++) items *= ext(cc, q) / (q < ph[i].i ? sn : sj);
+          for (int q = 1; q < d; q++)
+            items *= ext(cc, q) / (q < ph[i].i ? sn : sj);
         }
         double v = hops * m->td + items * piece * m->tl;
         if (v > worst) worst = v;
@@ -497,13 +513,14 @@ static mg_status cg_closed(const mg_problem_spec *pb, const mg_params *ps, doubl
 /* tune: a, b dividing s, x in [floor(b/2), b + b/4], ranked by the recount
  * on the torus; the best few simulated. */
 #define CG_TUNE_KEEP 4
-static mg_status cg_candidates(const mg_problem_spec *pb, mg_status (*visit)(void *arg, const mg_params *ps),
-                               void *arg, mg_err *err) {
+static mg_status cg_candidates(const mg_problem_spec *pb, mg_status (*visit)(void *arg, const mg_params *ps), void *arg,
+                               mg_err *err) {
   mg_params best[CG_TUNE_KEEP];
   double bestc[CG_TUNE_KEEP];
   int nbest = 0;
   mg_problem_spec pt = *pb;
-  for (int k = 0; k < pt.topo.d; k++) pt.topo.wrap[k] = 1;
+  for (int k = 0; k < pt.topo.d; k++)
+    pt.topo.wrap[k] = 1;
   pt.model.switching = MG_SW_WORMHOLE;
   uint32_t n0 = pb->topo.n[0];
   for (uint32_t a = 1; a <= n0; a++) {
@@ -524,7 +541,8 @@ static mg_status cg_candidates(const mg_problem_spec *pb, mg_status (*visit)(voi
         double c = plan_cost(&p, &pt);
         plan_free(&p);
         int pos = nbest;
-        while (pos > 0 && bestc[pos - 1] > c) pos--;
+        while (pos > 0 && bestc[pos - 1] > c)
+          pos--;
         if (pos >= CG_TUNE_KEEP) continue;
         if (nbest < CG_TUNE_KEEP) nbest++;
         memmove(&best[pos + 1], &best[pos], (size_t)(nbest - 1 - pos) * sizeof best[0]);

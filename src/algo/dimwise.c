@@ -56,7 +56,7 @@ typedef struct dw_plan {
   uint32_t P;
   const mg_algo *algo[MG_MAX_DIMS][MG_MAX_DIMS]; /* [phase][colour] */
   mg_params ps[MG_MAX_DIMS][MG_MAX_DIMS];
-  double cost1d[MG_MAX_DIMS][MG_MAX_DIMS];       /* verified 1D cost, auto only */
+  double cost1d[MG_MAX_DIMS][MG_MAX_DIMS]; /* verified 1D cost, auto only */
 } dw_plan;
 
 static int axis_of(const dw_plan *p, int f, int c) { return p->colored ? (f + c) % p->d : f; }
@@ -64,7 +64,8 @@ static int axis_of(const dw_plan *p, int f, int c) { return p->colored ? (f + c)
 /* Axes gossiped by colour c before phase f. */
 static uint32_t done_mask(const dw_plan *p, int f, int c) {
   uint32_t m = 0;
-  for (int g = 0; g < f; g++) m |= 1u << axis_of(p, g, c);
+  for (int g = 0; g < f; g++)
+    m |= 1u << axis_of(p, g, c);
   return m;
 }
 
@@ -131,7 +132,8 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, int c
   p->colored = colored;
   p->P = colored ? (uint32_t)d : 1u;
   if (!spec || !strcmp(spec, "auto")) {
-    for (int f = 0; f < d; f++) snprintf(entry[f], sizeof entry[f], "auto");
+    for (int f = 0; f < d; f++)
+      snprintf(entry[f], sizeof entry[f], "auto");
     ne = d;
   } else {
     const char *s = spec;
@@ -145,8 +147,7 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, int c
       s += len + (dash ? 1 : 0);
       if (dash && !*s) return mg_fail(err, MG_ERR_INVALID, "phases=%s ends with '-'", spec);
     }
-    if (ne != d)
-      return mg_fail(err, MG_ERR_INVALID, "phases=%s has %d entries for %d axes", spec, ne, d);
+    if (ne != d) return mg_fail(err, MG_ERR_INVALID, "phases=%s has %d entries for %d axes", spec, ne, d);
   }
   for (int f = 0; f < d; f++) {
     for (int c = 0; c < (colored ? d : 1); c++) {
@@ -162,8 +163,7 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, int c
       const char *name = entry[f];
       if (entry[f][0] >= '1' && entry[f][0] <= '3' && !entry[f][1]) name = digit_algo[entry[f][0] - '0'];
       const mg_algo *a = mg_algo_find(name);
-      if (!a)
-        return mg_fail(err, MG_ERR_UNSUPPORTED, "phases: 1D algorithm '%s' is not registered", name);
+      if (!a) return mg_fail(err, MG_ERR_UNSUPPORTED, "phases: 1D algorithm '%s' is not registered", name);
       memset(&p->ps[f][c], 0, sizeof p->ps[f][c]);
       st = mg_algo_check(a, &pb1, &p->ps[f][c], err);
       if (st != MG_OK) return st;
@@ -221,7 +221,8 @@ static mg_status dw_generate_common(const mg_problem_spec *pb, const mg_params *
 out:
   mg_emit_free(&e);
   for (int f = 0; f < MG_MAX_DIMS; f++)
-    for (int c = 0; c < MG_MAX_DIMS; c++) mg_sched1d_free(&sch[f][c]);
+    for (int c = 0; c < MG_MAX_DIMS; c++)
+      mg_sched1d_free(&sch[f][c]);
   return st;
 }
 
@@ -242,7 +243,8 @@ static mg_status dw_closed_common(const mg_problem_spec *pb, const mg_params *ps
     double v;
     st = mg_lift_problem(pb, axis_of(&p, f, 0), packet_bytes(pb, &p, f, 0), &pb1, err);
     if (st != MG_OK) return st;
-    if (!p.algo[f][0]->closed_form) return mg_fail(err, MG_ERR_UNSUPPORTED, "%s has no closed form", p.algo[f][0]->name);
+    if (!p.algo[f][0]->closed_form)
+      return mg_fail(err, MG_ERR_UNSUPPORTED, "%s has no closed form", p.algo[f][0]->name);
     st = p.algo[f][0]->closed_form(&pb1, &p.ps[f][0], &v, err);
     if (st != MG_OK) return st;
     sum += v;

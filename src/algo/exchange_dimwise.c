@@ -28,7 +28,8 @@ static mg_status dimwise_check(const mg_problem_spec *pb, const mg_params *ps, m
   if (pb->problem != MG_EXCHANGE) return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-dimwise solves complete exchange");
   if (pb->topo.kind != MG_TOPO_GRID || !mg_topo_is_torus(&pb->topo))
     return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-dimwise needs a torus (every dimension wrapped)");
-  if (pb->model.switching == MG_SW_BUS) return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-dimwise does not run on buses");
+  if (pb->model.switching == MG_SW_BUS)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-dimwise does not run on buses");
   return MG_OK;
 }
 
@@ -55,7 +56,8 @@ static mg_status dimwise_generate(const mg_problem_spec *pb, const mg_params *ps
   MG_CHECK(mg_emit_end(&e, err));
 out:
   if (begun) mg_emit_free(&e);
-  for (int k = 0; k < t->d; k++) mg_gs_plan_free(&plan[k]);
+  for (int k = 0; k < t->d; k++)
+    mg_gs_plan_free(&plan[k]);
   return st;
 }
 
@@ -82,8 +84,7 @@ static mg_status dimwise_closed_form(const mg_problem_spec *pb, const mg_params 
 }
 
 static const mg_param_desc dimwise_params[] = {
-    {"overlap", "1", "1: + and - trees share rounds (section 2.4); 0: + tree, then - tree"},
-    {NULL, NULL, NULL}};
+    {"overlap", "1", "1: + and - trees share rounds (section 2.4); 0: + tree, then - tree"}, {NULL, NULL, NULL}};
 
 const mg_algo mg_algo_exchange_dimwise = {
     .name = "exchange-dimwise",

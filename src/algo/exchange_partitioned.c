@@ -137,13 +137,15 @@ static mg_status c64_generate(const mg_problem_spec *pb, const mg_params *ps, mg
   int begun = 0;
   c64_pred *args = NULL;
   memset(plan, 0, sizeof plan);
-  for (int k = 0; k < 3; k++) MG_CHECK(mg_gs_plan_build(t->n[k] / 4, 1, &plan[k], err));
+  for (int k = 0; k < 3; k++)
+    MG_CHECK(mg_gs_plan_build(t->n[k] / 4, 1, &plan[k], err));
   args = mg_calloc(t->N, sizeof *args);
   if (!args) MG_CHECK(mg_fail(err, MG_ERR_NOMEM, "out of memory"));
   MG_CHECK(mg_emit_begin(&e, sink, pb, "exchange-partitioned", ps, 1, 0, -1, err));
   begun = 1;
   for (int dim = 0; dim < 3; dim++)
-    for (int ph = 0; ph < 3; ph++) MG_CHECK(c64_prep(&e, t, dim, args, err));
+    for (int ph = 0; ph < 3; ph++)
+      MG_CHECK(c64_prep(&e, t, dim, args, err));
   for (int q = 0; q < 4; q++) {
     mg_gs_group g[64];
     for (int c = 0; c < 64; c++) {
@@ -159,7 +161,8 @@ static mg_status c64_generate(const mg_problem_spec *pb, const mg_params *ps, mg
 out:
   if (begun) mg_emit_free(&e);
   free(args);
-  for (int k = 0; k < 3; k++) mg_gs_plan_free(&plan[k]);
+  for (int k = 0; k < 3; k++)
+    mg_gs_plan_free(&plan[k]);
   return st;
 }
 
@@ -198,7 +201,8 @@ static mg_status part_closed_form(const mg_problem_spec *pb, const mg_params *ps
   const mg_model *m = &pb->model;
   int d, d1;
   if (m->switching != MG_SW_WORMHOLE || m->td != 0)
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "Theorems 2-3 are stated for distance-insensitive wormhole routing (td = 0)");
+    return mg_fail(err, MG_ERR_UNSUPPORTED,
+                   "Theorems 2-3 are stated for distance-insensitive wormhole routing (td = 0)");
   if (pb->topo.d == 3) {
     if (pb->topo.n[0] != pb->topo.n[1] || pb->topo.n[1] != pb->topo.n[2] || !mg_is_pow(pb->topo.n[0], 2, &d) || d < 5)
       return mg_fail(err, MG_ERR_UNSUPPORTED, "Theorem 3 holds on 2^d x 2^d x 2^d tori, d >= 5");

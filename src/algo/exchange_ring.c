@@ -97,8 +97,10 @@ static mg_status xring_generate(const mg_problem_spec *pb, const mg_params *ps, 
     if (sync) {
       /* phase index: GP_l is l, SP_l is 2L-1-l (L = d-1 levels) */
       int L = plan.levels, ph = plan.rphase[r];
-      if (ph < L - 1 && ph + 1 <= L - 1) MG_CHECK(null_round(&e, plan.n, ph + 1, 1, err)); /* after GP_{l-1}, l <= d-2 */
-      if (ph >= L && 2 * L - 1 - ph >= 2) MG_CHECK(null_round(&e, plan.n, 2 * L - 1 - ph, 0, err)); /* after SP_l, l >= 2 */
+      if (ph < L - 1 && ph + 1 <= L - 1)
+        MG_CHECK(null_round(&e, plan.n, ph + 1, 1, err)); /* after GP_{l-1}, l <= d-2 */
+      if (ph >= L && 2 * L - 1 - ph >= 2)
+        MG_CHECK(null_round(&e, plan.n, 2 * L - 1 - ph, 0, err)); /* after SP_l, l >= 2 */
     }
   }
   MG_CHECK(mg_emit_end(&e, err));

@@ -35,13 +35,14 @@
 #include <string.h>
 
 typedef struct tree_phase {
-  int level;   /* l */
-  int gather;  /* 1: GP_l, 0: SP_l */
+  int level;  /* l */
+  int gather; /* 1: GP_l, 0: SP_l */
 } tree_phase;
 
 static int ceil_lg(uint32_t n) {
   int d = 0;
-  while ((1u << d) < n) d++;
+  while ((1u << d) < n)
+    d++;
   return d;
 }
 
@@ -67,9 +68,7 @@ typedef struct reach {
   uint32_t *size;
 } reach;
 
-static uint64_t *reach_at(reach *r, int p, uint32_t v) {
-  return r->bits + ((uint64_t)(p + 1) * r->n + v) * r->words;
-}
+static uint64_t *reach_at(reach *r, int p, uint32_t v) { return r->bits + ((uint64_t)(p + 1) * r->n + v) * r->words; }
 
 static int bit(const uint64_t *b, uint32_t i) { return (int)((b[i / 64] >> (i % 64)) & 1u); }
 
@@ -81,7 +80,8 @@ static mg_status reach_build(reach *r, uint32_t n, int split, const tree_phase *
   r->bits = mg_calloc((uint64_t)(nph + 1) * n * r->words, sizeof(uint64_t));
   r->size = mg_calloc((uint64_t)(nph + 1) * n, sizeof(uint32_t));
   if (!r->bits || !r->size) return mg_fail(err, MG_ERR_NOMEM, "out of memory for the gather-scatter plan");
-  for (uint32_t v = 0; v < n; v++) reach_at(r, nph - 1, v)[0] = 1;
+  for (uint32_t v = 0; v < n; v++)
+    reach_at(r, nph - 1, v)[0] = 1;
   for (int p = nph - 1; p >= 0; p--)
     for (uint32_t v = 0; v < n; v++) {
       uint64_t *dst = reach_at(r, p - 1, v);
@@ -96,7 +96,8 @@ static mg_status reach_build(reach *r, uint32_t n, int split, const tree_phase *
     for (uint32_t v = 0; v < n; v++) {
       uint32_t c = 0;
       const uint64_t *b = reach_at(r, p, v);
-      for (uint32_t w = 0; w < r->words; w++) c += (uint32_t)__builtin_popcountll(b[w]);
+      for (uint32_t w = 0; w < r->words; w++)
+        c += (uint32_t)__builtin_popcountll(b[w]);
       r->size[(uint64_t)(p + 1) * n + v] = c;
     }
   return MG_OK;
@@ -205,7 +206,8 @@ static mg_status count_items(mg_gs_plan *p, uint64_t *cost_items, mg_err *err) {
     goto out;
   }
   for (uint32_t s = 0; s < n; s++)
-    for (uint32_t t = 0; t < n; t++) pos[(uint64_t)s * n + t] = s;
+    for (uint32_t t = 0; t < n; t++)
+      pos[(uint64_t)s * n + t] = s;
   *cost_items = 0;
   for (size_t rd = 0; rd < p->nrounds; rd++) {
     uint64_t mx = 0;
@@ -273,8 +275,8 @@ static void prune(mg_gs_plan *p) {
 
 /* Builds one candidate: mirror c, split flag; overlap 0 runs the whole
  * positive tree, then the whole negative tree (the original phases). */
-static mg_status build_one(uint32_t n, int overlap, int split, uint32_t c, mg_gs_plan *p, uint64_t *cost_items,
-                           int *ok, mg_err *err) {
+static mg_status build_one(uint32_t n, int overlap, int split, uint32_t c, mg_gs_plan *p, uint64_t *cost_items, int *ok,
+                           mg_err *err) {
   mg_status st = MG_OK;
   reach rp, rn;
   memset(&rp, 0, sizeof rp);
@@ -293,7 +295,7 @@ static mg_status build_one(uint32_t n, int overlap, int split, uint32_t c, mg_gs
     ph[i].level = i < L ? i : nph - 1 - i;
   }
   MG_CHECK(mg_grow((void **)&p->rstart, &p->caprs, 1, sizeof *p->rstart) ? MG_OK
-                                                                          : mg_fail(err, MG_ERR_NOMEM, "out of memory"));
+                                                                         : mg_fail(err, MG_ERR_NOMEM, "out of memory"));
   p->rstart[0] = 0;
   MG_CHECK(reach_build(&rp, n, split, ph, nph, err));
   MG_CHECK(reach_build(&rn, n, split, ph, nph, err));
@@ -342,7 +344,7 @@ mg_status mg_gs_plan_build(uint32_t n, int overlap, mg_gs_plan *out, mg_err *err
   mg_status st = MG_OK;
   memset(out, 0, sizeof *out);
   out->n = n;
-  if (n < 2) return MG_OK; /* a single node: nothing to exchange */
+  if (n < 2) return MG_OK;                 /* a single node: nothing to exchange */
   int pow2 = (n & (n - 1)) == 0 && n >= 8; /* the paper's ring, d >= 3 */
   int have = 0;
   uint64_t best_items = 0;
@@ -380,8 +382,10 @@ out:
 
 /* Index of the transfer each ring position sends in round r (-1: none). */
 void mg_gs_senders(const mg_gs_plan *p, size_t r, int32_t *who) {
-  for (uint32_t v = 0; v < p->n; v++) who[v] = -1;
-  for (size_t k = p->rstart[r]; k < p->rstart[r + 1]; k++) who[p->x[k].src] = (int32_t)k;
+  for (uint32_t v = 0; v < p->n; v++)
+    who[v] = -1;
+  for (size_t k = p->rstart[r]; k < p->rstart[r + 1]; k++)
+    who[p->x[k].src] = (int32_t)k;
 }
 
 mg_status mg_gs_transfer(const mg_topo *t, const mg_gs_plan *p, size_t k, uint32_t node, int axis, uint32_t dil,
@@ -399,7 +403,8 @@ mg_status mg_gs_transfer(const mg_topo *t, const mg_gs_plan *p, size_t k, uint32
   *out = mg_xfer_line(node, mg_topo_id(t, c), axis, (int32_t)hops);
   const mg_gs_run *ru = &p->runs[x->run0];
   out->sel.flags = MG_SEL_BOX;
-  for (int k2 = 0; k2 < t->d; k2++) out->sel.box.lo[k2] = 0, out->sel.box.len[k2] = 0;
+  for (int k2 = 0; k2 < t->d; k2++)
+    out->sel.box.lo[k2] = 0, out->sel.box.len[k2] = 0;
   out->sel.box.lo[axis] = (ru->lo * dil + res) % n;
   out->sel.box.len[axis] = ru->len * dil - (dil - 1);
   return MG_OK;
@@ -433,7 +438,8 @@ mg_status mg_gs_emit_stage(mg_emit *e, const mg_topo *t, const mg_gs_group *g, i
     MG_CHECK(mg_emit_round(e, err));
   }
 out:
-  for (int k = 0; k < ngroups; k++) free(who[k]);
+  for (int k = 0; k < ngroups; k++)
+    free(who[k]);
   free(who);
   return st;
 }

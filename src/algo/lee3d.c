@@ -134,7 +134,8 @@ static mg_transfer one_hop(uint32_t src, uint32_t dst, int dim, int32_t hops) {
 static mg_status emit_ab(mg_emit *e, const mg_topo *t, int levels, int k, int b, mg_err *err) {
   uint32_t scale = 1, x[3];
   mg_status st = MG_OK;
-  for (int j = 0; j < k; j++) scale *= 7;
+  for (int j = 0; j < k; j++)
+    scale *= 7;
   for (uint32_t v = 0; v < t->N; v++) {
     mg_topo_coords(t, v, x);
     if (depth_of(x, levels) < k + 1) continue;
@@ -150,7 +151,8 @@ static mg_status emit_ab(mg_emit *e, const mg_topo *t, int levels, int k, int b,
           off[p->seg[s].dim] += tr.seg[s].hops;
         }
         uint32_t y[3];
-        for (int d = 0; d < 3; d++) y[d] = (uint32_t)((((int64_t)x[d] + off[d]) % t->n[0] + t->n[0]) % t->n[0]);
+        for (int d = 0; d < 3; d++)
+          y[d] = (uint32_t)((((int64_t)x[d] + off[d]) % t->n[0] + t->n[0]) % t->n[0]);
         tr.dst = mg_topo_id(t, y);
         MG_CHECK(mg_emit_add(e, &tr, err));
       }
@@ -190,7 +192,8 @@ static mg_status lee_generate_named(const mg_problem_spec *pb, const mg_params *
    * family (rounds a, b), then the final broadcast to A_k. */
   for (int k = levels - 1; k >= 0; k--) {
     scale = 1;
-    for (int j = 0; j < k; j++) scale *= 7;
+    for (int j = 0; j < k; j++)
+      scale *= 7;
     MG_CHECK(emit_ab(&e, t, levels, k, 0, err));
     MG_CHECK(emit_ab(&e, t, levels, k, 1, err));
     for (int half = 0; half < (long_msg ? 2 : 1); half++) {

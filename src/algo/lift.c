@@ -43,7 +43,8 @@ static mg_status rec_end(void *ctx, mg_err *err) {
 }
 
 void mg_sched1d_free(mg_sched1d *s) {
-  for (size_t i = 0; i < s->n; i++) mg_round_free(&s->rounds[i]);
+  for (size_t i = 0; i < s->n; i++)
+    mg_round_free(&s->rounds[i]);
   free(s->rounds);
   memset(s, 0, sizeof *s);
 }
@@ -74,12 +75,16 @@ static mg_selector lift_sel(const mg_lift *L, const mg_selector *s1, const uint3
   s.flags &= ~(uint32_t)(MG_SEL_ORIGIN_RANGE | MG_SEL_BOX | MG_SEL_COLOR);
   if (s1->flags & (MG_SEL_ORIGIN_RANGE | MG_SEL_BOX)) {
     uint32_t lo = 0, len = 0, n = t->n[f];
-    if (s1->flags & MG_SEL_ORIGIN_RANGE) lo = s1->range_lo % n, len = s1->range_len >= n ? 0 : s1->range_len;
-    else lo = s1->box.lo[0] % n, len = s1->box.len[0] >= n ? 0 : s1->box.len[0];
+    if (s1->flags & MG_SEL_ORIGIN_RANGE)
+      lo = s1->range_lo % n, len = s1->range_len >= n ? 0 : s1->range_len;
+    else
+      lo = s1->box.lo[0] % n, len = s1->box.len[0] >= n ? 0 : s1->box.len[0];
     memset(&s.box, 0, sizeof s.box);
     for (int k = 0; k < t->d; k++) {
-      if (k == f) s.box.lo[k] = lo, s.box.len[k] = len;
-      else if (!(L->done_mask >> k & 1u)) s.box.lo[k] = y[k], s.box.len[k] = 1;
+      if (k == f)
+        s.box.lo[k] = lo, s.box.len[k] = len;
+      else if (!(L->done_mask >> k & 1u))
+        s.box.lo[k] = y[k], s.box.len[k] = 1;
     }
     s.flags |= MG_SEL_BOX;
   }
@@ -114,7 +119,8 @@ mg_status mg_lift_round(const mg_lift *L, const mg_round *r1, mg_emit *e, mg_err
       mg_transfer b = *a;
       b.src = base + a->src * stride;
       b.dst = base + a->dst * stride;
-      for (int g = 0; g < a->nseg; g++) b.seg[g].dim = (int8_t)(a->seg[g].dim == 0 ? f : a->seg[g].dim);
+      for (int g = 0; g < a->nseg; g++)
+        b.seg[g].dim = (int8_t)(a->seg[g].dim == 0 ? f : a->seg[g].dim);
       b.sel = lift_sel(L, &a->sel, y);
       st = mg_emit_add(e, &b, err);
     }

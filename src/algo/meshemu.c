@@ -17,8 +17,10 @@ static int crosses_wrap(const mg_topo *t, const mg_transfer *tr) {
   mg_seg seg[MG_MAX_SEGS];
   int ns = tr->nseg;
   uint32_t x[MG_MAX_DIMS];
-  if (ns == 0) ns = mg_route_default(t, tr->src, tr->dst, seg);
-  else memcpy(seg, tr->seg, (size_t)ns * sizeof *seg);
+  if (ns == 0)
+    ns = mg_route_default(t, tr->src, tr->dst, seg);
+  else
+    memcpy(seg, tr->seg, (size_t)ns * sizeof *seg);
   mg_topo_coords(t, tr->src, x);
   for (int g = 0; g < ns; g++) {
     int k = seg[g].dim;
@@ -56,7 +58,8 @@ void mg_meshemu_init(mg_meshemu *m, const mg_problem_spec *pb, mg_sink *out, mg_
   m->out = out;
   m->mesh = pb->topo;
   m->torus = pb->topo;
-  for (int k = 0; k < m->torus.d; k++) m->torus.wrap[k] = 1;
+  for (int k = 0; k < m->torus.d; k++)
+    m->torus.wrap[k] = 1;
   mg_round_init(&m->early);
   mg_round_init(&m->late);
   *pbt = *pb;

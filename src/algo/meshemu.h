@@ -19,10 +19,10 @@
 #include "algo_internal.h"
 
 typedef struct mg_meshemu {
-  mg_sink *out;   /* the real sink (the mesh) */
-  mg_topo mesh;   /* the problem's topology */
-  mg_topo torus;  /* the same extents, wrapped */
-  mg_round late;  /* transfers crossing a wrap link */
+  mg_sink *out;  /* the real sink (the mesh) */
+  mg_topo mesh;  /* the problem's topology */
+  mg_topo torus; /* the same extents, wrapped */
+  mg_round late; /* transfers crossing a wrap link */
   mg_round early;
 } mg_meshemu;
 

@@ -78,7 +78,8 @@ typedef struct tg_plan {
 } tg_plan;
 
 static void plan_free(tg_plan *p) {
-  for (int i = 0; i < p->nlev; i++) free(p->mv[i]);
+  for (int i = 0; i < p->nlev; i++)
+    free(p->mv[i]);
   p->nlev = 0;
 }
 
@@ -97,14 +98,16 @@ static mg_status plan_conc(tg_plan *p, mg_err *err) {
     st = mg_fail(err, MG_ERR_NOMEM, "out of memory");
     goto out;
   }
-  for (uint32_t i = 0; i < s; i++) pos[i] = lo + (int32_t)i, cnt[i] = 1;
+  for (uint32_t i = 0; i < s; i++)
+    pos[i] = lo + (int32_t)i, cnt[i] = 1;
   while (m > 1) {
     if (p->nlev == TG_MAX_ROUNDS) {
       st = mg_fail(err, MG_ERR_TOO_LARGE, "too many concentration levels");
       goto out;
     }
     uint32_t ti = 0;
-    while (pos[ti] != 0) ti++;
+    while (pos[ti] != 0)
+      ti++;
     uint32_t o = (ti + 2) % 3; /* (ti - 1) mod 3: the point is a middle */
     tg_move *mv = mg_calloc(m, sizeof *mv);
     if (!mv) {
@@ -117,9 +120,12 @@ static mg_status plan_conc(tg_plan *p, mg_err *err) {
     for (uint32_t g0 = 0; g0 < m;) {
       uint32_t g1 = g0 == 0 && o > 0 ? o : (g0 + 3 < m ? g0 + 3 : m);
       uint32_t r; /* receiver index */
-      if (ti >= g0 && ti < g1) r = ti;
-      else if (g1 - g0 == 3) r = g0 + 1;
-      else r = g1 <= ti ? g1 - 1 : g0; /* nearest the point */
+      if (ti >= g0 && ti < g1)
+        r = ti;
+      else if (g1 - g0 == 3)
+        r = g0 + 1;
+      else
+        r = g1 <= ti ? g1 - 1 : g0; /* nearest the point */
       uint32_t sum = 0;
       for (uint32_t i = g0; i < g1; i++) {
         sum += cnt[i];
@@ -182,7 +188,8 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, tg_pl
     /* greedy factoring of s; the remainder is the last round */
     uint32_t rem = p->s, b = bl[0];
     if (b < 2) return mg_fail(err, MG_ERR_INVALID, "torgos: b must be at least 2");
-    while (rem > 1 && rem % b == 0 && p->t < TG_MAX_ROUNDS) p->b[p->t++] = b, rem /= b;
+    while (rem > 1 && rem % b == 0 && p->t < TG_MAX_ROUNDS)
+      p->b[p->t++] = b, rem /= b;
     if (rem > 1) p->b[p->t++] = rem;
   } else {
     uint64_t prod = 1;
@@ -196,8 +203,7 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, tg_pl
       return mg_fail(err, MG_ERR_UNSUPPORTED, "torgos: the b_i multiply to %llu, not n0/a = %u",
                      (unsigned long long)prod, p->s);
   }
-  if (nx > 1 && nx != p->t)
-    return mg_fail(err, MG_ERR_INVALID, "torgos: %d x_i for %d rounds of phase 4", nx, p->t);
+  if (nx > 1 && nx != p->t) return mg_fail(err, MG_ERR_INVALID, "torgos: %d x_i for %d rounds of phase 4", nx, p->t);
   uint32_t nmin = p->n[0] < p->n[1] ? p->n[0] : p->n[1];
   for (int j = 0; j < p->t; j++) {
     uint32_t lo = p->b[j] / 2, x = nx == 0 ? lo : xl[nx == 1 ? 0 : j];
@@ -279,7 +285,8 @@ static int list_phases(const tg_plan *p, tg_phase *ph) {
 
 static uint32_t s_at(const tg_plan *p, int j) {
   uint32_t s = p->s;
-  for (int i = 0; i < j; i++) s /= p->b[i];
+  for (int i = 0; i < j; i++)
+    s /= p->b[i];
   return s;
 }
 
@@ -344,9 +351,12 @@ static mg_status emit_step(const tg_plan *p, const tg_col *c, tg_phase ph, uint3
   if (ph.kind == PH_ROW || ph.kind == PH_COL || ph.kind == PH_4B) {
     ring_ctx r = {.p = p, .c = c, .e = e, .kind = ph.kind};
     uint32_t lines = ph.kind == PH_ROW ? c->nB : c->nA, cnt;
-    if (ph.kind == PH_ROW) r.sp = s, cnt = c->nA / s;
-    else if (ph.kind == PH_COL) r.sp = s, cnt = c->nB / s;
-    else r.sp = s_at(p, ph.j + 1), r.mod = s_at(p, ph.j), cnt = c->nB / r.sp;
+    if (ph.kind == PH_ROW)
+      r.sp = s, cnt = c->nA / s;
+    else if (ph.kind == PH_COL)
+      r.sp = s, cnt = c->nB / s;
+    else
+      r.sp = s_at(p, ph.j + 1), r.mod = s_at(p, ph.j), cnt = c->nB / r.sp;
     /* 4.b: a window of b_j points, not the whole column */
     uint32_t window = ph.kind == PH_4B ? p->b[ph.j] : cnt;
     for (uint32_t l = 0; l < lines && st == MG_OK; l++) {
@@ -505,8 +515,8 @@ typedef struct tg_cand {
   double cost;
 } tg_cand;
 
-static mg_status tg_candidates(const mg_problem_spec *pb, mg_status (*visit)(void *arg, const mg_params *ps),
-                               void *arg, mg_err *err) {
+static mg_status tg_candidates(const mg_problem_spec *pb, mg_status (*visit)(void *arg, const mg_params *ps), void *arg,
+                               mg_err *err) {
   tg_cand best[TG_TUNE_KEEP];
   int nbest = 0;
   mg_problem_spec pt = *pb;
@@ -530,7 +540,8 @@ static mg_status tg_candidates(const mg_problem_spec *pb, mg_status (*visit)(voi
         double c = plan_cost(&p, &pt);
         plan_free(&p);
         int pos = nbest;
-        while (pos > 0 && best[pos - 1].cost > c) pos--;
+        while (pos > 0 && best[pos - 1].cost > c)
+          pos--;
         if (pos >= TG_TUNE_KEEP) continue;
         if (nbest < TG_TUNE_KEEP) nbest++;
         memmove(&best[pos + 1], &best[pos], (size_t)(nbest - 1 - pos) * sizeof best[0]);
@@ -548,7 +559,8 @@ static mg_status tg_candidates(const mg_problem_spec *pb, mg_status (*visit)(voi
       c.cost = plan_cost(&p, &pt);
       plan_free(&p);
       int pos = nbest;
-      while (pos > 0 && best[pos - 1].cost > c.cost) pos--;
+      while (pos > 0 && best[pos - 1].cost > c.cost)
+        pos--;
       if (pos >= TG_TUNE_KEEP) continue;
       if (nbest < TG_TUNE_KEEP) nbest++;
       memmove(&best[pos + 1], &best[pos], (size_t)(nbest - 1 - pos) * sizeof best[0]);
@@ -570,7 +582,8 @@ static mg_status tg_candidates(const mg_problem_spec *pb, mg_status (*visit)(voi
 }
 
 static const mg_param_desc tg_params[] = {
-    {"a", "auto", "concentration points per row (n0/a = s, the diagonal spacing); auto: 3 if it fits, else the least that does"},
+    {"a", "auto",
+     "concentration points per row (n0/a = s, the diagonal spacing); auto: 3 if it fits, else the least that does"},
     {"b", "3", "phase-4 factor per round, or a list b0/b1/... multiplying to n0/a"},
     {"x", "auto", "phase-4a steps per round (>= floor(b/2)), or a list; auto = floor(b/2)"},
     {NULL, NULL, NULL}};
@@ -581,7 +594,8 @@ const mg_algo mg_algo_torgos = {
     .summary = "TORGOS(a,b,x): concentrate on diagonals, white/black pieces routed orthogonally",
     .paper = "seed 000 section 5.2, Lemma 8, eqs. (5)-(6); seed 002 TORGOS(n,a,b)",
     .restrictions = "2D tori and meshes; a divides n0 and n0/a divides n1; all-port",
-    .rounding = "a = auto takes 3 or the least a whose spacing n0/a divides both extents; b factors n0/a greedily, the last round takes the remaining factor; x_i >= floor(b_i/2); "
+    .rounding = "a = auto takes 3 or the least a whose spacing n0/a divides both extents; b factors n0/a greedily, the "
+                "last round takes the remaining factor; x_i >= floor(b_i/2); "
                 "meshes add a round for transfers that would wrap around",
     .params = tg_params,
     .check = tg_check,

@@ -6,8 +6,10 @@
 
 static double pow7(int e) {
   double r = 1;
-  for (int j = 0; j < e; j++) r *= 7;
-  for (int j = 0; j > e; j--) r /= 7;
+  for (int j = 0; j < e; j++)
+    r *= 7;
+  for (int j = 0; j > e; j--)
+    r /= 7;
   return r;
 }
 
@@ -53,7 +55,8 @@ mg_delmas_cost mg_delmas_paper(int i, int which) {
 
 double mg_delmas_arc_forwarding(uint64_t n, int k) {
   double nk1 = 1;
-  for (int j = 0; j + 1 < k; j++) nk1 *= (double)n;
+  for (int j = 0; j + 1 < k; j++)
+    nk1 *= (double)n;
   return nk1 / 2.0 * (double)((n * n) / 4);
 }
 
@@ -61,14 +64,16 @@ double mg_delmas_arc_forwarding(uint64_t n, int k) {
 double mg_delmas_tgl_max(double N, int Delta, int g) {
   int t0 = 0;
   double reach = 1;
-  while (reach < N) reach *= Delta + 1, t0++;
+  while (reach < N)
+    reach *= Delta + 1, t0++;
   return N * ((2.0 / Delta + 2.0 * t0 - g) * pow(Delta + 1.0, g - t0) - 2.0 / Delta);
 }
 
 int mg_delmas_rounds_lb(double N, int Delta, double pi) {
   int t0 = 0;
   double reach = 1;
-  while (reach < N) reach *= Delta + 1, t0++;
+  while (reach < N)
+    reach *= Delta + 1, t0++;
   /* Proposition 4.4: some arc carries TGL >= pi; fewer than t0 rounds
    * cannot even broadcast. */
   for (int g = t0; g <= 2 * t0; g++)
@@ -79,7 +84,8 @@ int mg_delmas_rounds_lb(double N, int Delta, double pi) {
 double mg_delmas_thm46(double N, int Delta, double pi) {
   int t0 = 0;
   double reach = 1;
-  while (reach < N) reach *= Delta + 1, t0++;
+  while (reach < N)
+    reach *= Delta + 1, t0++;
   double lb = Delta + 1.0;
   double v = t0 + log(pi / N) / log(lb) - log(2.0 / Delta + t0) / log(lb);
   return v > t0 ? v : t0;
@@ -90,7 +96,8 @@ double mg_delmas_cor48(uint64_t n, int k) { return (k + 1) * log((double)n) / lo
 mg_delmas_cost mg_delmas_saf(uint64_t p, int k) {
   mg_delmas_cost c;
   double N = 1;
-  for (int j = 0; j < k; j++) N *= (double)p;
+  for (int j = 0; j < k; j++)
+    N *= (double)p;
   c.g_alpha = (double)k * (double)(p / 2);
   c.g_delta = c.g_alpha;
   c.g_tau = (N - 1) / (2.0 * k);

@@ -25,7 +25,8 @@ static uint32_t odd_in_col(uint32_t n, uint32_t j) { return j % 2 == 0 ? n / 2 :
 
 static uint32_t ceil_log2(uint32_t n) {
   uint32_t k = 0;
-  while (((uint64_t)1 << k) < n) k++;
+  while (((uint64_t)1 << k) < n)
+    k++;
   return k;
 }
 

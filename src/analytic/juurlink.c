@@ -26,8 +26,10 @@ double mg_jrs_concentration_units(uint64_t s, int *steps) {
   uint64_t block = 1; /* data held by the first active of a level */
   uint64_t actives = s;
   while (actives > 1) {
-    if (actives >= 3) units += (double)(block < s ? block : s);
-    else units += (double)(s - block); /* two actives: the second sends */
+    if (actives >= 3)
+      units += (double)(block < s ? block : s);
+    else
+      units += (double)(s - block); /* two actives: the second sends */
     actives = (actives + 2) / 3;
     block *= 3;
     st++;

@@ -32,8 +32,10 @@ double tseng_cor1_blocks(int d, int l) {
 /* Lemma 6 as printed. */
 tseng_cost tseng_lemma6(int d) {
   tseng_cost c = {2.0 * d - 2, 0};
-  if (d <= 5) c.blocks = (1.0 / 3) * (31.0 / 32) * p2(2 * d - 1) + p2(d - 3) - 1.0 / 3;
-  else c.blocks = (1.0 / 3) * (65.0 / 64) * p2(2 * d - 1) - p2(d - 2) - 1.0 / 3;
+  if (d <= 5)
+    c.blocks = (1.0 / 3) * (31.0 / 32) * p2(2 * d - 1) + p2(d - 3) - 1.0 / 3;
+  else
+    c.blocks = (1.0 / 3) * (65.0 / 64) * p2(2 * d - 1) - p2(d - 2) - 1.0 / 3;
   c.blocks = nearbyint(c.blocks); /* an integer; the thirds only round off */
   return c;
 }
@@ -41,7 +43,8 @@ tseng_cost tseng_lemma6(int d) {
 /* Lemma 6 from its proof: the sum of Lemmas 2-5 over the 2d-2 phases. */
 tseng_cost tseng_lemma6_sum(int d) {
   tseng_cost c = {2.0 * d - 2, 0};
-  for (int l = 0; l <= d - 3; l++) c.blocks += 2 * tseng_lemma2_blocks(d, l);
+  for (int l = 0; l <= d - 3; l++)
+    c.blocks += 2 * tseng_lemma2_blocks(d, l);
   c.blocks += tseng_lemma3_blocks(d) + tseng_lemma4_blocks(d);
   return c;
 }
@@ -90,9 +93,12 @@ int tseng_table(const char *algo, int d, tseng_cost *out) {
     out->blocks = p2(3 * d - 2) + p2(2 * d);
   } else if (!strcmp(algo, "T4") && d >= 4) {
     out->startups = 4 * D - 6;
-    if (d == 4) out->blocks = (1.0 / 3) * (31.0 / 32) * p2(3 * d - 1) + 5 * p2(2 * d - 2) + (1.0 / 3) * p2(d + 2);
-    else if (d <= 6) out->blocks = (1.0 / 3) * (31.0 / 32) * p2(3 * d - 1) + 5 * p2(2 * d - 2) + (5.0 / 3) * p2(d + 2);
-    else out->blocks = (1.0 / 3) * (65.0 / 64) * p2(3 * d - 1) + p2(2 * d - 1) + (5.0 / 3) * p2(d + 2);
+    if (d == 4)
+      out->blocks = (1.0 / 3) * (31.0 / 32) * p2(3 * d - 1) + 5 * p2(2 * d - 2) + (1.0 / 3) * p2(d + 2);
+    else if (d <= 6)
+      out->blocks = (1.0 / 3) * (31.0 / 32) * p2(3 * d - 1) + 5 * p2(2 * d - 2) + (5.0 / 3) * p2(d + 2);
+    else
+      out->blocks = (1.0 / 3) * (65.0 / 64) * p2(3 * d - 1) + p2(2 * d - 1) + (5.0 / 3) * p2(d + 2);
   } else if (!strcmp(algo, "T-3D1") && d >= 3) {
     out->startups = 4 * D - 2;
     out->blocks = 5 * p2(4 * d - 2) + (D * D - 3 * D - 2) * p2(3 * d - 1);
@@ -104,9 +110,12 @@ int tseng_table(const char *algo, int d, tseng_cost *out) {
     out->blocks = p2(4 * d - 2) + 5 * p2(3 * d - 1);
   } else if (!strcmp(algo, "C64") && d >= 5) {
     out->startups = 8 * D - 25;
-    if (d == 5) out->blocks = (1.0 / 3) * (31.0 / 32) * p2(4 * d - 1) + 5 * p2(3 * d) + (1.0 / 3) * p2(2 * d + 7);
-    else if (d <= 7) out->blocks = (1.0 / 3) * (31.0 / 32) * p2(4 * d - 1) + 5 * p2(3 * d) + (5.0 / 3) * p2(2 * d + 4);
-    else out->blocks = (1.0 / 3) * (65.0 / 64) * p2(4 * d - 1) + 7 * p2(3 * d - 1) + (5.0 / 3) * p2(2 * d + 4);
+    if (d == 5)
+      out->blocks = (1.0 / 3) * (31.0 / 32) * p2(4 * d - 1) + 5 * p2(3 * d) + (1.0 / 3) * p2(2 * d + 7);
+    else if (d <= 7)
+      out->blocks = (1.0 / 3) * (31.0 / 32) * p2(4 * d - 1) + 5 * p2(3 * d) + (5.0 / 3) * p2(2 * d + 4);
+    else
+      out->blocks = (1.0 / 3) * (65.0 / 64) * p2(4 * d - 1) + 7 * p2(3 * d - 1) + (5.0 / 3) * p2(2 * d + 4);
   } else {
     return 0;
   }

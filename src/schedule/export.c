@@ -22,9 +22,12 @@ static void put_str(FILE *f, const char *s) {
   fputc('"', f);
   for (; *s; s++) {
     unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-    else if (c < 0x20) fprintf(f, "\\u%04x", c);
-    else fputc(c, f);
+    if (c == '"' || c == '\\')
+      fprintf(f, "\\%c", c);
+    else if (c < 0x20)
+      fprintf(f, "\\u%04x", c);
+    else
+      fputc(c, f);
   }
   fputc('"', f);
 }
@@ -36,8 +39,10 @@ static void put_params(FILE *f, const mg_params *ps) {
     put_str(f, ps->p[i].name);
     fputs(": ", f);
     int64_t v;
-    if (mg_parse_i64(ps->p[i].value, &v)) fprintf(f, "%lld", (long long)v);
-    else put_str(f, ps->p[i].value);
+    if (mg_parse_i64(ps->p[i].value, &v))
+      fprintf(f, "%lld", (long long)v);
+    else
+      put_str(f, ps->p[i].value);
   }
   fputc('}', f);
 }
@@ -53,7 +58,8 @@ static mg_status ex_begin(void *ctx, const mg_schedule_info *info, mg_err *err) 
   put_params(f, &info->params);
   fprintf(f, ",\n \"topology\": {\"kind\": \"%s\", \"dims\": [",
           t->kind == MG_TOPO_MESHBUS ? "meshbus" : (mg_topo_is_torus(t) ? "torus" : "mesh"));
-  for (int k = 0; k < (t->kind == MG_TOPO_MESHBUS ? 2 : t->d); k++) fprintf(f, k ? ", %u" : "%u", t->n[k]);
+  for (int k = 0; k < (t->kind == MG_TOPO_MESHBUS ? 2 : t->d); k++)
+    fprintf(f, k ? ", %u" : "%u", t->n[k]);
   const mg_model *m = &info->model;
   fprintf(f,
           "]},\n \"model\": {\"switching\": \"%s\", \"port\": \"%s\", \"contention\": \"%s\", \"ts\": %.17g, "
@@ -83,7 +89,8 @@ static mg_status ex_resolved(void *arg, const mg_resolved *res, mg_err *err) {
     fprintf(f, "\"bus\": \"%s\", ", res->tr->bus == MG_BUS_ROW ? "row" : "col");
   } else {
     fprintf(f, "\"dst\": %u, \"route\": [", res->tr->dst);
-    for (int g = 0; g < res->nseg; g++) fprintf(f, g ? ", [%d, %d]" : "[%d, %d]", res->route[g].dim, res->route[g].hops);
+    for (int g = 0; g < res->nseg; g++)
+      fprintf(f, g ? ", [%d, %d]" : "[%d, %d]", res->route[g].dim, res->route[g].hops);
     fputs("], ", f);
   }
   fputs("\"items\": [", f);
@@ -99,7 +106,8 @@ static mg_status ex_resolved(void *arg, const mg_resolved *res, mg_err *err) {
       }
     }
   } else {
-    for (size_t k = 0; k < res->nlist; k++) fprintf(f, k ? ", %llu" : "%llu", (unsigned long long)res->list[k]);
+    for (size_t k = 0; k < res->nlist; k++)
+      fprintf(f, k ? ", %llu" : "%llu", (unsigned long long)res->list[k]);
   }
   fputs("]}", f);
   return MG_OK;
@@ -110,9 +118,12 @@ static mg_status ex_end(void *ctx, mg_err *err) {
   mg_status st = x->inner.end(x->inner.ctx, err);
   if (st != MG_OK) return st;
   const mg_report *rep = mg_sim_report(x->sim);
-  fprintf(x->f, "\n ],\n \"report\": {\"verified\": %s, \"rounds\": %lld, \"startups\": %lld, \"cost\": %.17g, \"round_costs\": [",
+  fprintf(x->f,
+          "\n ],\n \"report\": {\"verified\": %s, \"rounds\": %lld, \"startups\": %lld, \"cost\": %.17g, "
+          "\"round_costs\": [",
           rep->verified ? "true" : "false", (long long)rep->rounds, (long long)rep->startups, rep->cost);
-  for (size_t i = 0; i < rep->n_round_costs; i++) fprintf(x->f, i ? ", %.17g" : "%.17g", rep->round_costs[i]);
+  for (size_t i = 0; i < rep->n_round_costs; i++)
+    fprintf(x->f, i ? ", %.17g" : "%.17g", rep->round_costs[i]);
   fputs("]}}\n", x->f);
   return MG_OK;
 }

@@ -43,9 +43,12 @@ static mg_status read_info(json_t *root, mg_schedule_info *info, mg_err *err) {
     json_t *v;
     json_object_foreach(params, k, v) {
       char buf[40];
-      if (json_is_integer(v)) snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v));
-      else if (json_is_string(v)) snprintf(buf, sizeof buf, "%s", json_string_value(v));
-      else continue;
+      if (json_is_integer(v))
+        snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v));
+      else if (json_is_string(v))
+        snprintf(buf, sizeof buf, "%s", json_string_value(v));
+      else
+        continue;
       if (mg_params_set(&info->params, k, buf, NULL) != MG_OK) break;
     }
   }
@@ -79,9 +82,12 @@ static mg_status read_info(json_t *root, mg_schedule_info *info, mg_err *err) {
   json_t *mv;
   json_object_foreach(model, mk, mv) {
     char spec[128];
-    if (json_is_string(mv)) snprintf(spec, sizeof spec, "%s=%s", mk, json_string_value(mv));
-    else if (json_is_number(mv)) snprintf(spec, sizeof spec, "%s=%.17g", mk, json_number_value(mv));
-    else return mg_fail(err, MG_ERR_INVALID, "model.%s: expected a string or a number", mk);
+    if (json_is_string(mv))
+      snprintf(spec, sizeof spec, "%s=%s", mk, json_string_value(mv));
+    else if (json_is_number(mv))
+      snprintf(spec, sizeof spec, "%s=%.17g", mk, json_number_value(mv));
+    else
+      return mg_fail(err, MG_ERR_INVALID, "model.%s: expected a string or a number", mk);
     if ((st = mg_model_parse(spec, &info->model, err)) != MG_OK) return st;
   }
   if ((st = need_number(json_object_get(root, "bytes"), &info->bytes, "bytes", err)) != MG_OK) return st;
@@ -96,17 +102,21 @@ static mg_status read_transfer(json_t *o, const mg_schedule_info *info, mg_round
   mg_status st;
   char what[96];
   if (!json_is_object(o)) return mg_fail(err, MG_ERR_INVALID, "%s: expected a transfer object", where);
-  uint64_t src = 0, dst = 0, nitems = info->problem == MG_GOSSIP ? (uint64_t)info->topo.N * info->pieces
-                                                          : (uint64_t)info->topo.N * info->topo.N;
+  uint64_t src = 0, dst = 0,
+           nitems = info->problem == MG_GOSSIP ? (uint64_t)info->topo.N * info->pieces
+                                               : (uint64_t)info->topo.N * info->topo.N;
   snprintf(what, sizeof what, "%s.src", where);
   if ((st = need_uint(json_object_get(o, "src"), UINT32_MAX - 1, &src, what, err)) != MG_OK) return st;
   mg_transfer tr = mg_xfer((uint32_t)src, 0);
   json_t *bus = json_object_get(o, "bus");
   if (bus) {
     const char *b = json_is_string(bus) ? json_string_value(bus) : "";
-    if (!strcmp(b, "row")) tr.bus = MG_BUS_ROW;
-    else if (!strcmp(b, "col")) tr.bus = MG_BUS_COL;
-    else return mg_fail(err, MG_ERR_INVALID, "%s.bus: expected \"row\" or \"col\"", where);
+    if (!strcmp(b, "row"))
+      tr.bus = MG_BUS_ROW;
+    else if (!strcmp(b, "col"))
+      tr.bus = MG_BUS_COL;
+    else
+      return mg_fail(err, MG_ERR_INVALID, "%s.bus: expected \"row\" or \"col\"", where);
     tr.dst = UINT32_MAX;
   } else {
     snprintf(what, sizeof what, "%s.dst", where);

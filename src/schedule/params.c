@@ -7,9 +7,12 @@
 const char *mg_problem_name(mg_problem p) { return p == MG_EXCHANGE ? "exchange" : "gossip"; }
 
 mg_status mg_problem_parse(const char *s, mg_problem *p, mg_err *err) {
-  if (s && !strcmp(s, "gossip")) *p = MG_GOSSIP;
-  else if (s && !strcmp(s, "exchange")) *p = MG_EXCHANGE;
-  else return mg_fail(err, MG_ERR_INVALID, "problem must be gossip or exchange, not '%s'", s ? s : "");
+  if (s && !strcmp(s, "gossip"))
+    *p = MG_GOSSIP;
+  else if (s && !strcmp(s, "exchange"))
+    *p = MG_EXCHANGE;
+  else
+    return mg_fail(err, MG_ERR_INVALID, "problem must be gossip or exchange, not '%s'", s ? s : "");
   return MG_OK;
 }
 

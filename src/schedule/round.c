@@ -6,7 +6,8 @@
 void mg_round_init(mg_round *r) { memset(r, 0, sizeof *r); }
 
 void mg_round_clear(mg_round *r) {
-  for (size_t i = 0; i < r->nlists; i++) free(r->lists[i]);
+  for (size_t i = 0; i < r->nlists; i++)
+    free(r->lists[i]);
   r->nlists = 0;
   r->n = 0;
 }

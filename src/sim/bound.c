@@ -27,12 +27,14 @@ static void add(mg_bound *b, const char *name, double v, const char *src, int va
  * is attained at a corner, so compute it directly. */
 static int min_in_degree(const mg_topo *t) {
   int deg = 0;
-  for (int k = 0; k < t->d; k++) deg += t->wrap[k] ? 2 : 1;
+  for (int k = 0; k < t->d; k++)
+    deg += t->wrap[k] ? 2 : 1;
   return deg;
 }
 static int max_in_degree(const mg_topo *t) {
   int deg = 0;
-  for (int k = 0; k < t->d; k++) deg += (t->wrap[k] || t->n[k] > 2) ? 2 : 1;
+  for (int k = 0; k < t->d; k++)
+    deg += (t->wrap[k] || t->n[k] > 2) ? 2 : 1;
   return deg;
 }
 
@@ -84,7 +86,8 @@ static void circuit_bounds(const mg_problem_spec *pb, mg_bound *b) {
   char note[96];
   add(b, "distance", D * m->td, "seed 004 section 3: g_delta >= D(G)", 1, "switch settings along the diameter");
   int cube = t->kind == MG_TOPO_GRID && mg_topo_is_torus(t) && t->n[0] >= 3;
-  for (int k = 1; k < t->d; k++) cube = cube && t->n[k] == t->n[0];
+  for (int k = 1; k < t->d; k++)
+    cube = cube && t->n[k] == t->n[0];
   if (!cube) return;
   int Delta = 2 * t->d;
   double pi = mg_delmas_arc_forwarding(t->n[0], t->d);
@@ -138,7 +141,8 @@ static void gossip_bounds(const mg_problem_spec *pb, mg_bound *b) {
     add(b, "startups", s * m->ts, "seed 004 t0 = ceil(log_{Delta+1} N)", 1, note);
     circuit_bounds(pb, b);
   } else {
-    add(b, "startups", s * m->ts, one ? "one-port doubling (log2 N)" : "seed 000 Lemma 1 (log N / log(deg+1))", 1, note);
+    add(b, "startups", s * m->ts, one ? "one-port doubling (log2 N)" : "seed 000 Lemma 1 (log N / log(deg+1))", 1,
+        note);
     add(b, "distance", (double)mg_topo_diameter(t) * m->td, "seed 000 Lemma 1 (D*t_d)", 1, "the diameter");
   }
   if (t->d == 1 && !one && m->switching != MG_SW_SAF) ring_bounds(pb, b);
@@ -151,11 +155,12 @@ static void gossip_bounds(const mg_problem_spec *pb, mg_bound *b) {
    * gives). Shown beside the valid terms, never used. */
   if (t->kind == MG_TOPO_GRID && t->d >= 2 && m->switching != MG_SW_SAF) {
     int cube = 1;
-    for (int k = 1; k < t->d; k++) cube &= t->n[k] == t->n[0];
+    for (int k = 1; k < t->d; k++)
+      cube &= t->n[k] == t->n[0];
     if (cube) {
       double n = t->n[0], d = t->d;
-      add(b, "trivial (paper)", d * (log(n) / log(3.0)) * m->ts + N * L / (2 * d) * m->tl,
-          "seed 000 Corollary 2 proof", 0, "sum of a base-3 start-up count and N/(2d); not a valid bound");
+      add(b, "trivial (paper)", d * (log(n) / log(3.0)) * m->ts + N * L / (2 * d) * m->tl, "seed 000 Corollary 2 proof",
+          0, "sum of a base-3 start-up count and N/(2d); not a valid bound");
     }
   }
 }
@@ -181,7 +186,8 @@ static void exchange_bounds(const mg_problem_spec *pb, mg_bound *b) {
   double out = one ? 1 : min_in_degree(t);
   add(b, "injection", (N - 1) * B / out * m->tl, "each node sends N-1 blocks", 1,
       one ? "one send per round" : "over the least degree");
-  if (one) add(b, "startups", log_ceil(N, 2.0) * m->ts, "one-port doubling (log2 N)", 1, "a block must reach N-1 nodes");
+  if (one)
+    add(b, "startups", log_ceil(N, 2.0) * m->ts, "one-port doubling (log2 N)", 1, "a block must reach N-1 nodes");
   else
     add(b, "startups", log_ceil(N, (double)max_in_degree(t) + 1) * m->ts, "fan-out (log N / log(deg+1))", 1,
         "a node's blocks reach at most (deg+1)^t nodes");
@@ -215,8 +221,10 @@ static void shared_arcs(const mg_problem_spec *pb, mg_bound *b) {
 mg_status mg_lower_bound(const mg_problem_spec *pb, mg_bound *b, mg_err *err) {
   (void)err;
   memset(b, 0, sizeof *b);
-  if (pb->problem == MG_GOSSIP) gossip_bounds(pb, b);
-  else exchange_bounds(pb, b);
+  if (pb->problem == MG_GOSSIP)
+    gossip_bounds(pb, b);
+  else
+    exchange_bounds(pb, b);
   shared_arcs(pb, b);
   return MG_OK;
 }

@@ -47,16 +47,23 @@ static mg_status set_key(mg_model *m, const char *k, const char *v, mg_err *err)
     return mg_fail(err, MG_ERR_INVALID, "switching must be wormhole, circuit, saf or bus, not '%s'", v);
   }
   if (!strcmp(k, "port")) {
-    if (!strcmp(v, "all")) m->port = MG_PORT_ALL;
-    else if (!strcmp(v, "one")) m->port = MG_PORT_ONE;
-    else return mg_fail(err, MG_ERR_INVALID, "port must be all or one, not '%s'", v);
+    if (!strcmp(v, "all"))
+      m->port = MG_PORT_ALL;
+    else if (!strcmp(v, "one"))
+      m->port = MG_PORT_ONE;
+    else
+      return mg_fail(err, MG_ERR_INVALID, "port must be all or one, not '%s'", v);
     return MG_OK;
   }
   if (!strcmp(k, "contention")) {
-    if (!strcmp(v, "strict")) m->contention = MG_CONT_STRICT;
-    else if (!strcmp(v, "shared")) m->contention = MG_CONT_SHARED;
-    else if (!strcmp(v, "fair")) m->contention = MG_CONT_FAIR;
-    else return mg_fail(err, MG_ERR_INVALID, "contention must be strict, shared or fair, not '%s'", v);
+    if (!strcmp(v, "strict"))
+      m->contention = MG_CONT_STRICT;
+    else if (!strcmp(v, "shared"))
+      m->contention = MG_CONT_SHARED;
+    else if (!strcmp(v, "fair"))
+      m->contention = MG_CONT_FAIR;
+    else
+      return mg_fail(err, MG_ERR_INVALID, "contention must be strict, shared or fair, not '%s'", v);
     return MG_OK;
   }
   if (!strcmp(k, "ell")) {
@@ -95,7 +102,7 @@ mg_status mg_model_parse(const char *spec, mg_model *m, mg_err *err) {
 
 char *mg_model_format(const mg_model *m, char *buf, size_t len) {
   snprintf(buf, len, "switching=%s,port=%s,contention=%s,ts=%.17g,td=%.17g,tl=%.17g,ell=%llu",
-           mg_switching_name(m->switching), mg_port_name(m->port), mg_contention_name(m->contention), m->ts,
-           m->td, m->tl, (unsigned long long)m->ell);
+           mg_switching_name(m->switching), mg_port_name(m->port), mg_contention_name(m->contention), m->ts, m->td,
+           m->tl, (unsigned long long)m->ell);
   return buf;
 }

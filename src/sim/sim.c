@@ -34,9 +34,9 @@ mg_status mg_sim_violate(mg_sim *s, mg_err *err, mg_rule rule, int64_t xa, int64
 }
 
 const char *mg_rule_name(mg_rule r) {
-  static const char *names[] = {"none",           "arc-contention", "one-port-send", "one-port-recv", "off-mesh",
-                                "bad-route",      "not-held",       "sent-twice",    "incomplete",    "bad-node",
-                                "bad-item",       "bus-conflict",   "bus-too-long",  "not-bus",       "selector"};
+  static const char *names[] = {"none",      "arc-contention", "one-port-send", "one-port-recv", "off-mesh",
+                                "bad-route", "not-held",       "sent-twice",    "incomplete",    "bad-node",
+                                "bad-item",  "bus-conflict",   "bus-too-long",  "not-bus",       "selector"};
   return (unsigned)r < sizeof names / sizeof names[0] ? names[r] : "?";
 }
 
@@ -81,7 +81,8 @@ static mg_status sim_begin(void *ctx, const mg_schedule_info *info, mg_err *err)
   s->N = info->topo.N;
   if (info->pieces == 0) return mg_fail(err, MG_ERR_INVALID, "pieces must be at least 1");
   if (!isfinite(info->bytes) || info->bytes < 0) return mg_fail(err, MG_ERR_INVALID, "bytes must be finite and >= 0");
-  if (info->problem == MG_EXCHANGE && info->pieces != 1) return mg_fail(err, MG_ERR_INVALID, "exchange schedules have P = 1");
+  if (info->problem == MG_EXCHANGE && info->pieces != 1)
+    return mg_fail(err, MG_ERR_INVALID, "exchange schedules have P = 1");
   if (info->model.switching == MG_SW_BUS && info->topo.kind != MG_TOPO_MESHBUS)
     return mg_fail(err, MG_ERR_INVALID, "switching=bus needs a meshbus topology");
   if (info->topo.kind == MG_TOPO_MESHBUS && info->model.switching != MG_SW_BUS)
@@ -96,8 +97,8 @@ static mg_status sim_begin(void *ctx, const mg_schedule_info *info, mg_err *err)
   if (limit && need > limit) {
     char t[64];
     return mg_fail(err, MG_ERR_TOO_LARGE, "%s %s needs %.2f GiB of simulator state, over the limit of %.2f GiB",
-                   mg_problem_name(info->problem), mg_topo_format(&info->topo, t, sizeof t),
-                   (double)need / (1u << 30), (double)limit / (1u << 30));
+                   mg_problem_name(info->problem), mg_topo_format(&info->topo, t, sizeof t), (double)need / (1u << 30),
+                   (double)limit / (1u << 30));
   }
   s->nitems = info->problem == MG_GOSSIP ? (uint64_t)s->N * info->pieces : (uint64_t)s->N * s->N;
   s->item_bytes = info->problem == MG_GOSSIP ? info->bytes / info->pieces : info->bytes;
@@ -279,17 +280,22 @@ static mg_status sim_round(void *ctx, mg_round *rd, mg_err *err) {
     } else {
       if (tr->bus != MG_BUS_NONE)
         return mg_sim_violate(s, err, MG_RULE_NOT_BUS, (int64_t)i, -1, tr->src, -1,
-                              "round %lld transfer %zu: a bus transfer needs a mesh-bus machine", (long long)rd->index, i);
+                              "round %lld transfer %zu: a bus transfer needs a mesh-bus machine", (long long)rd->index,
+                              i);
       if (tr->nseg > MG_MAX_SEGS)
         return mg_sim_violate(s, err, MG_RULE_BAD_ROUTE, (int64_t)i, -1, tr->src, -1,
-                              "round %lld transfer %zu: more than %d route segments", (long long)rd->index, i, MG_MAX_SEGS);
-      if (tr->nseg == 0) nseg = mg_route_default(&s->info.topo, tr->src, tr->dst, route);
+                              "round %lld transfer %zu: more than %d route segments", (long long)rd->index, i,
+                              MG_MAX_SEGS);
+      if (tr->nseg == 0)
+        nseg = mg_route_default(&s->info.topo, tr->src, tr->dst, route);
       else {
         nseg = tr->nseg;
         memcpy(route, tr->seg, (size_t)nseg * sizeof *route);
       }
-      if (s->info.problem == MG_GOSSIP) st = mg_gossip_select(s, tr, i, tr->dst, &nitems, err);
-      else st = mg_exchange_select(s, tr, i, &nitems, err);
+      if (s->info.problem == MG_GOSSIP)
+        st = mg_gossip_select(s, tr, i, tr->dst, &nitems, err);
+      else
+        st = mg_exchange_select(s, tr, i, &nitems, err);
       if (st != MG_OK) return st;
       if (fair) s->fair_off[i] = s->nfair_arcs;
       st = walk_route(s, tr, i, route, nseg, (double)nitems * s->item_bytes, &hops, err);
@@ -400,8 +406,10 @@ static mg_status sim_round(void *ctx, mg_round *rd, mg_err *err) {
       return mg_fail(err, MG_ERR_NOMEM, "out of memory for round costs");
     s->rep.round_costs[s->rep.n_round_costs++] = rc;
   }
-  if (s->info.problem == MG_GOSSIP) mg_gossip_end_round(s);
-  else mg_exchange_end_round(s);
+  if (s->info.problem == MG_GOSSIP)
+    mg_gossip_end_round(s);
+  else
+    mg_exchange_end_round(s);
   s->rep.rounds++;
   s->cur_round = NULL;
   if (s->opts.progress) s->opts.progress(s->opts.progress_arg, s->rep.rounds, s->info.rounds_hint);
@@ -446,8 +454,10 @@ void mg_report_free(mg_report *rep) {
 
 void mg_sim_destroy(mg_sim *s) {
   if (!s) return;
-  if (s->info.problem == MG_GOSSIP) mg_gossip_free(s);
-  else mg_exchange_free(s);
+  if (s->info.problem == MG_GOSSIP)
+    mg_gossip_free(s);
+  else
+    mg_exchange_free(s);
   free(s->arc_stamp);
   free(s->arc_user);
   free(s->arc_bytes);

@@ -94,8 +94,10 @@ static int unlink_block(mg_sim *s, uint32_t u, uint32_t src, uint32_t t) {
   for (uint32_t x = s->head[idx]; x != MG_NONE; prev = x, x = s->next[col + x]) {
     if (x != src) continue;
     uint32_t nx = s->next[col + x];
-    if (prev == MG_NONE) s->head[idx] = nx;
-    else s->next[col + prev] = nx;
+    if (prev == MG_NONE)
+      s->head[idx] = nx;
+    else
+      s->next[col + prev] = nx;
     if (s->tail[idx] == x) s->tail[idx] = prev;
     s->next[col + x] = MG_NONE;
     s->cnt[idx]--;
@@ -125,7 +127,8 @@ static mg_status take_block(mg_sim *s, const mg_transfer *tr, size_t i, uint64_t
   if (!unlink_block(s, tr->src, src, t)) {
     if (in_flight_from(s, src, t) && s->taken[(uint64_t)tr->src * N + t] == (uint32_t)(r + 1))
       return mg_sim_violate(s, err, MG_RULE_SENT_TWICE, (int64_t)i, -1, tr->src, (int64_t)b,
-                            "round %lld transfer %zu: block (%u,%u) is sent twice in the round", (long long)r, i, src, t);
+                            "round %lld transfer %zu: block (%u,%u) is sent twice in the round", (long long)r, i, src,
+                            t);
     return mg_sim_violate(s, err, MG_RULE_NOT_HELD, (int64_t)i, -1, tr->src, (int64_t)b,
                           "round %lld transfer %zu: node %u sends block (%u,%u) it does not hold", (long long)r, i,
                           tr->src, src, t);
@@ -143,7 +146,8 @@ static int dest_passes(const mg_sim *s, const mg_selector *sel, uint32_t t) {
     uint32_t x[MG_MAX_DIMS];
     mg_topo_coords(tp, t, x);
     int64_t sum = 0;
-    for (int k = 0; k < tp->d; k++) sum += (int64_t)sel->color_w[k] * x[k];
+    for (int k = 0; k < tp->d; k++)
+      sum += (int64_t)sel->color_w[k] * x[k];
     int64_t c = sum % (int64_t)sel->color_m;
     if (c < 0) c += sel->color_m;
     if ((uint32_t)c != sel->color_c) return 0;
@@ -198,9 +202,11 @@ mg_status mg_exchange_select(mg_sim *s, const mg_transfer *tr, size_t i, uint64_
     /* walk just the box's destinations */
     const mg_topo *tp = &s->info.topo;
     uint32_t len[MG_MAX_DIMS], idx[MG_MAX_DIMS] = {0}, x[MG_MAX_DIMS];
-    for (int k = 0; k < tp->d; k++) len[k] = (sel->box.len[k] == 0 || sel->box.len[k] > tp->n[k]) ? tp->n[k] : sel->box.len[k];
+    for (int k = 0; k < tp->d; k++)
+      len[k] = (sel->box.len[k] == 0 || sel->box.len[k] > tp->n[k]) ? tp->n[k] : sel->box.len[k];
     for (;;) {
-      for (int k = 0; k < tp->d; k++) x[k] = (sel->box.lo[k] % tp->n[k] + idx[k]) % tp->n[k];
+      for (int k = 0; k < tp->d; k++)
+        x[k] = (sel->box.lo[k] % tp->n[k] + idx[k]) % tp->n[k];
       st = take_group(s, tr, i, mg_topo_id(tp, x), &moved, err);
       if (st != MG_OK) break;
       int k = 0;

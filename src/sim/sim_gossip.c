@@ -22,7 +22,8 @@ static void set_range(uint64_t *b, uint64_t lo, uint64_t hi) {
     return;
   }
   b[wl] |= ml;
-  for (uint64_t w = wl + 1; w < wh; w++) b[w] = ~(uint64_t)0;
+  for (uint64_t w = wl + 1; w < wh; w++)
+    b[w] = ~(uint64_t)0;
   b[wh] |= mh;
 }
 
@@ -66,20 +67,24 @@ void mg_gossip_free(mg_sim *s) {
   free(s->sel);
   free(s->mask);
   if (s->piece_mask)
-    for (uint32_t p = 0; p < s->info.pieces; p++) free(s->piece_mask[p]);
+    for (uint32_t p = 0; p < s->info.pieces; p++)
+      free(s->piece_mask[p]);
   free(s->piece_mask);
-  for (int i = 0; i < s->ncolor; i++) free(s->color[i].bits);
+  for (int i = 0; i < s->ncolor; i++)
+    free(s->color[i].bits);
   free(s->arrival);
   free(s->arrival_dim);
 }
 
 static void and_into(uint64_t *a, const uint64_t *b, uint64_t W) {
-  for (uint64_t w = 0; w < W; w++) a[w] &= b[w];
+  for (uint64_t w = 0; w < W; w++)
+    a[w] &= b[w];
 }
 
 static uint64_t popcount_row(const uint64_t *a, uint64_t W) {
   uint64_t c = 0;
-  for (uint64_t w = 0; w < W; w++) c += (uint64_t)__builtin_popcountll(a[w]);
+  for (uint64_t w = 0; w < W; w++)
+    c += (uint64_t)__builtin_popcountll(a[w]);
   return c;
 }
 
@@ -87,7 +92,8 @@ static const uint64_t *piece_mask(mg_sim *s, uint32_t p) {
   if (!s->piece_mask[p]) {
     uint64_t *m = mg_calloc(s->W, sizeof(uint64_t));
     if (!m) return NULL;
-    for (uint64_t o = 0; o < s->N; o++) bit_set(m, o * s->info.pieces + p);
+    for (uint64_t o = 0; o < s->N; o++)
+      bit_set(m, o * s->info.pieces + p);
     s->piece_mask[p] = m;
   }
   return s->piece_mask[p];
@@ -97,7 +103,8 @@ static uint32_t color_of(const mg_topo *t, const int32_t *w, uint32_t m, uint32_
   uint32_t x[MG_MAX_DIMS];
   mg_topo_coords(t, node, x);
   int64_t sum = 0;
-  for (int k = 0; k < t->d; k++) sum += (int64_t)w[k] * (int64_t)x[k];
+  for (int k = 0; k < t->d; k++)
+    sum += (int64_t)w[k] * (int64_t)x[k];
   int64_t c = sum % (int64_t)m;
   return (uint32_t)(c < 0 ? c + m : c);
 }
@@ -119,7 +126,8 @@ static const uint64_t *color_mask(mg_sim *s, const mg_selector *sel) {
   }
   uint32_t P = s->info.pieces;
   for (uint32_t o = 0; o < s->N; o++)
-    if (color_of(&s->info.topo, sel->color_w, sel->color_m, o) == sel->color_c) set_range(bits, (uint64_t)o * P, (uint64_t)(o + 1) * P);
+    if (color_of(&s->info.topo, sel->color_w, sel->color_m, o) == sel->color_c)
+      set_range(bits, (uint64_t)o * P, (uint64_t)(o + 1) * P);
   if (cached) {
     mg_color_mask *cm = &s->color[s->ncolor++];
     memcpy(cm->w, sel->color_w, sizeof cm->w);
@@ -136,10 +144,12 @@ static void box_mask(mg_sim *s, const mg_box *box, uint64_t *m) {
   uint32_t P = s->info.pieces;
   uint32_t len[MG_MAX_DIMS], idx[MG_MAX_DIMS] = {0};
   memset(m, 0, s->W * sizeof(uint64_t));
-  for (int k = 0; k < t->d; k++) len[k] = (box->len[k] == 0 || box->len[k] > t->n[k]) ? t->n[k] : box->len[k];
+  for (int k = 0; k < t->d; k++)
+    len[k] = (box->len[k] == 0 || box->len[k] > t->n[k]) ? t->n[k] : box->len[k];
   for (;;) {
     uint32_t x[MG_MAX_DIMS];
-    for (int k = 1; k < t->d; k++) x[k] = (box->lo[k] % t->n[k] + idx[k]) % t->n[k];
+    for (int k = 1; k < t->d; k++)
+      x[k] = (box->lo[k] % t->n[k] + idx[k]) % t->n[k];
     x[0] = 0;
     uint64_t base = mg_topo_id(t, x);
     uint32_t lo = box->lo[0] % t->n[0], l = len[0];
@@ -235,7 +245,8 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
   if (sel->flags & MG_SEL_ARRIVAL) {
     if (!s->arrival)
       return mg_sim_violate(s, err, MG_RULE_SELECTOR, (int64_t)i, -1, tr->src, -1,
-                            "round %lld transfer %zu: arrival selector without MG_SCHED_TRACK_ARRIVAL", (long long)r, i);
+                            "round %lld transfer %zu: arrival selector without MG_SCHED_TRACK_ARRIVAL", (long long)r,
+                            i);
     const uint32_t *arr = s->arrival + (uint64_t)tr->src * s->nitems;
     const uint8_t *ad = s->arrival_dim + (uint64_t)tr->src * s->nitems;
     for (uint64_t it = wlo * 64; it < s->nitems && it < whi * 64; it++) {
@@ -247,17 +258,19 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
   }
   if (sel->flags & MG_SEL_PRED) {
     if (!sel->pred)
-      return mg_sim_violate(s, err, MG_RULE_SELECTOR, (int64_t)i, -1, tr->src, -1, "round %lld transfer %zu: no predicate",
-                            (long long)r, i);
+      return mg_sim_violate(s, err, MG_RULE_SELECTOR, (int64_t)i, -1, tr->src, -1,
+                            "round %lld transfer %zu: no predicate", (long long)r, i);
     for (uint64_t it = wlo * 64; it < s->nitems && it < whi * 64; it++)
       if (bit_get(s->sel, it) && !sel->pred(it, sel->pred_arg)) s->sel[it >> 6] &= ~((uint64_t)1 << (it & 63));
   }
   if (sel->flags & MG_SEL_MINUS_DST) {
     if (v == MG_NONE)
       return mg_sim_violate(s, err, MG_RULE_SELECTOR, (int64_t)i, -1, tr->src, -1,
-                            "round %lld transfer %zu: 'minus receiver' has no single receiver on a bus", (long long)r, i);
+                            "round %lld transfer %zu: 'minus receiver' has no single receiver on a bus", (long long)r,
+                            i);
     const uint64_t *have = s->cur[v] + wlo;
-    for (uint64_t w = 0; w < n; w++) out[w] &= ~have[w];
+    for (uint64_t w = 0; w < n; w++)
+      out[w] &= ~have[w];
   }
   *nitems = popcount_row(out, n);
   return MG_OK;
@@ -285,7 +298,8 @@ mg_status mg_gossip_deliver(mg_sim *s, uint32_t v, int via, mg_err *err) {
       }
     }
   }
-  for (uint64_t w = s->sel_lo; w < s->sel_hi; w++) row[w] |= s->sel[w];
+  for (uint64_t w = s->sel_lo; w < s->sel_hi; w++)
+    row[w] |= s->sel[w];
   return MG_OK;
 }
 

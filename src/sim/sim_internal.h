@@ -42,14 +42,14 @@ struct mg_sim {
   int64_t *touched; /* round in which nxt[v] was opened */
   uint32_t *touched_list;
   size_t ntouched;
-  uint64_t *sel;      /* the current transfer's items; zero outside [sel_lo, sel_hi) */
+  uint64_t *sel; /* the current transfer's items; zero outside [sel_lo, sel_hi) */
   uint64_t sel_lo, sel_hi;
-  uint64_t *mask;     /* scratch mask */
+  uint64_t *mask; /* scratch mask */
   uint64_t **piece_mask;
   mg_color_mask color[MG_COLOR_CACHE];
   int ncolor;
-  uint32_t *arrival;     /* optional: round+1 of first receipt, 0 = initial */
-  uint8_t *arrival_dim;  /* dim, or 100+bus */
+  uint32_t *arrival;    /* optional: round+1 of first receipt, 0 = initial */
+  uint8_t *arrival_dim; /* dim, or 100+bus */
 
   /* exchange: per (holder u, destination t) a singly linked list of the
    * sources s of blocks (s,t) held at u; next[t*N+s] links them. */

@@ -25,8 +25,10 @@ static mg_status simulate(const char *algo, int i, int P, const mg_sim_opts *opt
   mg_report rep;
   mg_status st;
   uint32_t n = 1;
-  for (int j = 0; j < i; j++) n *= 7;
-  for (int k = 0; k < 3; k++) out->g[k] = NAN;
+  for (int j = 0; j < i; j++)
+    n *= 7;
+  for (int k = 0; k < 3; k++)
+    out->g[k] = NAN;
   memset(&pb, 0, sizeof pb);
   pb.problem = MG_GOSSIP;
   pb.bytes = 1;
@@ -94,8 +96,8 @@ static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
     double N = pow(7, 3 * i);
     uint64_t n = (uint64_t)llround(pow(7, i));
     double pi = mg_delmas_arc_forwarding(n, 3);
-    MG_CHECK(cell(out, i, "round lower bound", "", "g_alpha", mg_delmas_cor48(n, 3), mg_delmas_rounds_lb(N, 6, pi),
-                  NAN, "paper: Cor 4.8 without its O(); ours: Props 4.4, 4.5, 4.7 solved exactly", err));
+    MG_CHECK(cell(out, i, "round lower bound", "", "g_alpha", mg_delmas_cor48(n, 3), mg_delmas_rounds_lb(N, 6, pi), NAN,
+                  "paper: Cor 4.8 without its O(); ours: Props 4.4, 4.5, 4.7 solved exactly", err));
     mg_delmas_cost f = mg_delmas_saf(n, 3);
     MG_CHECK(cell(out, i, "Remark 6.5 saf", "", "g_alpha", f.g_alpha, f.g_alpha, NAN,
                   "store-and-forward protocol: g_alpha = g_delta = 3 floor(p/2)", err));

@@ -19,7 +19,8 @@ static const char *const FJ_ALGOS[] = {"bus-simple", "bus-simple-refined", "bus-
 
 static uint32_t isqrt(uint32_t n) {
   uint32_t r = 0;
-  while ((r + 1) * (r + 1) <= n) r++;
+  while ((r + 1) * (r + 1) <= n)
+    r++;
   return r;
 }
 
@@ -29,7 +30,8 @@ static int ells(uint32_t n, uint64_t *out) {
   int k = 0;
   for (int i = 0; i < 9; i++) {
     int dup = 0;
-    for (int j = 0; j < k; j++) dup |= out[j] == v[i];
+    for (int j = 0; j < k; j++)
+      dup |= out[j] == v[i];
     if (!dup && v[i] >= 1) out[k++] = v[i];
   }
   for (int i = 1; i < k; i++)

@@ -49,7 +49,8 @@ static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
     mg_report_free(&br);
     mg_report_free(&sr);
     char note[200];
-    snprintf(note, sizeof note, "x%.2f over the better of Approaches 1 and 2 (%g); closed form: Theorem 1 n ln n/ln(n/r)", better / c,
+    snprintf(note, sizeof note,
+             "x%.2f over the better of Approaches 1 and 2 (%g); closed form: Theorem 1 n ln n/ln(n/r)", better / c,
              better);
     st = c1_cell(out, "ring", C1_R[i], a1, NAN, NULL, "Approach 1", err);
     if (st == MG_OK) st = c1_cell(out, "concentrate", C1_R[i], a2, NAN, NULL, "Approach 2", err);

@@ -6,15 +6,8 @@
 #include <string.h>
 
 static const mg_table_desc *const tables[] = {
-    &mg_table_juurlink_t1,
-    &mg_table_juurlink_c1,
-    &mg_table_juurlink_t2,
-    &mg_table_tseng_t3,
-    &mg_table_tseng_t4,
-    &mg_table_tseng_t5,
-    &mg_table_tseng_sync,
-    &mg_table_delmas,
-    &mg_table_fujita,
+    &mg_table_juurlink_t1, &mg_table_juurlink_c1, &mg_table_juurlink_t2, &mg_table_tseng_t3, &mg_table_tseng_t4,
+    &mg_table_tseng_t5,    &mg_table_tseng_sync,  &mg_table_delmas,      &mg_table_fujita,
 };
 
 size_t mg_table_count(void) { return sizeof tables / sizeof tables[0]; }

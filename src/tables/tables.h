@@ -27,7 +27,7 @@ mg_status mg_table_simulate(const char *algo_spec, const mg_problem_spec *pb, co
  * does not verify); add a cell "d=D ALGO" x col. */
 mg_status mg_tseng_simulate(const char *algo, const char *topo, const mg_sim_opts *opts, double *startups,
                             double *blocks, mg_err *err);
-mg_status mg_tseng_add(mg_table *out, int d, const char *algo, const char *col, double paper, double closed,
-                       double sim, const char *note, mg_err *err);
+mg_status mg_tseng_add(mg_table *out, int d, const char *algo, const char *col, double paper, double closed, double sim,
+                       const char *note, mg_err *err);
 
 #endif

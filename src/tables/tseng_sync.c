@@ -48,8 +48,8 @@ static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
       st = mg_tseng_add(out, d, "exchange-ring", "global barriers", b, b, NAN, "section 7.1", err);
       if (st == MG_OK)
         st = mg_tseng_add(out, d, "exchange-ring", "null-message syncs", b, b,
-                          ok ? (double)(synced.rounds - plain.rounds) : NAN, "section 7.2; simulated: rounds added by sync=1",
-                          err);
+                          ok ? (double)(synced.rounds - plain.rounds) : NAN,
+                          "section 7.2; simulated: rounds added by sync=1", err);
       if (st == MG_OK)
         st = mg_tseng_add(out, d, "exchange-ring:sync=1", "cost ts=100", NAN, cf, ok ? synced.cost : NAN,
                           "(4d-7) t_s + Theorem 1 blocks", err);

@@ -41,8 +41,8 @@ mg_status mg_tseng_simulate(const char *algo, const char *topo, const mg_sim_opt
   return st == MG_ERR_VIOLATION ? MG_OK : st;
 }
 
-mg_status mg_tseng_add(mg_table *out, int d, const char *algo, const char *col, double paper, double closed,
-                       double sim, const char *note, mg_err *err) {
+mg_status mg_tseng_add(mg_table *out, int d, const char *algo, const char *col, double paper, double closed, double sim,
+                       const char *note, mg_err *err) {
   mg_table_cell c = mg_table_cell_empty();
   snprintf(c.row, sizeof c.row, "d=%d %s", d, algo);
   snprintf(c.col, sizeof c.col, "%s", col);
@@ -74,8 +74,9 @@ static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
       if ((st = mg_tseng_simulate("exchange-dimwise", topo, opts, &ts1, &tb1, err)) != MG_OK) break;
     }
     tseng_table("T4", d, &c);
-    const char *note = d == 4 ? "exchange-partitioned; printed (1/3)2^{d+2}, Theorem 2 gives (8/3)2^{d+2}"
-                              : (d <= 6 ? "exchange-partitioned; Theorem 2" : "Theorem 2; torus too large to simulate here");
+    const char *note =
+        d == 4 ? "exchange-partitioned; printed (1/3)2^{d+2}, Theorem 2 gives (8/3)2^{d+2}"
+               : (d <= 6 ? "exchange-partitioned; Theorem 2" : "Theorem 2; torus too large to simulate here");
     MG_CHECK(mg_tseng_add(out, d, "T4", "startups", c.startups, ours.startups, ss, note, err));
     MG_CHECK(mg_tseng_add(out, d, "T4", "transmission", c.blocks, ours.blocks, sb, note, err));
     MG_CHECK(mg_tseng_add(out, d, "T1", "startups", NAN, t1.startups, ts1, "exchange-dimwise; Lemma 7", err));
@@ -99,8 +100,8 @@ static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
       if (!strcmp(b.term[k].name, "startups")) su = b.term[k].value;
     }
     MG_CHECK(mg_tseng_add(out, d, "Lemma 8", "startups", lb.startups, su, NAN, "bound: lg(n^2); ours: log2 N", err));
-    MG_CHECK(mg_tseng_add(out, d, "Lemma 8", "transmission", lb.blocks, bis, NAN, "bound: n^3/8; ours: bisection",
-                          err));
+    MG_CHECK(
+        mg_tseng_add(out, d, "Lemma 8", "transmission", lb.blocks, bis, NAN, "bound: n^3/8; ours: bisection", err));
   }
 out:
   return st;

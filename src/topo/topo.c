@@ -53,7 +53,8 @@ static mg_status parse_extents(const char *s, uint32_t *n, int *d, mg_err *err) 
     int digits = 0;
     while (*s >= '0' && *s <= '9') {
       v = v * 10 + (uint64_t)(*s - '0');
-      if (v > MG_MAX_NODES) return mg_fail(err, MG_ERR_TOO_LARGE, "extent too large (more than %u nodes)", MG_MAX_NODES);
+      if (v > MG_MAX_NODES)
+        return mg_fail(err, MG_ERR_TOO_LARGE, "extent too large (more than %u nodes)", MG_MAX_NODES);
       s++;
       digits++;
     }
@@ -103,8 +104,10 @@ char *mg_topo_format(const mg_topo *t, char *buf, size_t len) {
     snprintf(buf, len, "meshbus:%u", t->n[0]);
     return buf;
   }
-  if (t->d == 1) kind = t->wrap[0] ? "ring" : "line";
-  else kind = mg_topo_is_torus(t) ? "torus" : "mesh";
+  if (t->d == 1)
+    kind = t->wrap[0] ? "ring" : "line";
+  else
+    kind = mg_topo_is_torus(t) ? "torus" : "mesh";
   off += (size_t)snprintf(buf, len, "%s:", kind);
   for (int k = 0; k < t->d && off < len; k++)
     off += (size_t)snprintf(buf + off, len - off, k ? "x%u" : "%u", t->n[k]);
@@ -120,7 +123,8 @@ void mg_topo_coords(const mg_topo *t, uint32_t id, uint32_t *x) {
 
 uint32_t mg_topo_id(const mg_topo *t, const uint32_t *x) {
   uint32_t id = 0;
-  for (int k = t->d - 1; k >= 0; k--) id = id * t->n[k] + x[k];
+  for (int k = t->d - 1; k >= 0; k--)
+    id = id * t->n[k] + x[k];
   return id;
 }
 
@@ -128,13 +132,19 @@ uint32_t mg_topo_step(const mg_topo *t, uint32_t node, int dim, int dir) {
   uint32_t x = (node / t->stride[dim]) % t->n[dim];
   uint32_t nx;
   if (dir > 0) {
-    if (x + 1 < t->n[dim]) nx = x + 1;
-    else if (t->wrap[dim]) nx = 0;
-    else return UINT32_MAX;
+    if (x + 1 < t->n[dim])
+      nx = x + 1;
+    else if (t->wrap[dim])
+      nx = 0;
+    else
+      return UINT32_MAX;
   } else {
-    if (x > 0) nx = x - 1;
-    else if (t->wrap[dim]) nx = t->n[dim] - 1;
-    else return UINT32_MAX;
+    if (x > 0)
+      nx = x - 1;
+    else if (t->wrap[dim])
+      nx = t->n[dim] - 1;
+    else
+      return UINT32_MAX;
   }
   return node + (nx - x) * t->stride[dim]; /* unsigned wrap is exact here */
 }
@@ -156,7 +166,8 @@ int mg_topo_in_degree(const mg_topo *t, uint32_t node) {
 
 uint64_t mg_topo_diameter(const mg_topo *t) {
   uint64_t D = 0;
-  for (int k = 0; k < t->d; k++) D += t->wrap[k] ? t->n[k] / 2 : t->n[k] - 1;
+  for (int k = 0; k < t->d; k++)
+    D += t->wrap[k] ? t->n[k] / 2 : t->n[k] - 1;
   return D;
 }
 

@@ -11,23 +11,18 @@
 
 /* Fills err (if any) with a formatted one-line message; returns st so that
  * callers can write `return mg_fail(err, MG_ERR_INVALID, "...")`. */
-mg_status mg_fail(mg_err *err, mg_status st, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+mg_status mg_fail(mg_err *err, mg_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Jump to the function's single `out:` label when st is an error. */
-#define MG_CHECK(expr)                                                                             \
-  do {                                                                                             \
-    st = (expr);                                                                                   \
-    if (st != MG_OK) goto out;                                                                     \
+#define MG_CHECK(expr)                                                                                                 \
+  do {                                                                                                                 \
+    st = (expr);                                                                                                       \
+    if (st != MG_OK) goto out;                                                                                         \
   } while (0)
 
 /* Checked size arithmetic: return 0 on overflow. */
-static inline int mg_mul_ok(uint64_t a, uint64_t b, uint64_t *r) {
-  return !__builtin_mul_overflow(a, b, r);
-}
-static inline int mg_add_ok(uint64_t a, uint64_t b, uint64_t *r) {
-  return !__builtin_add_overflow(a, b, r);
-}
+static inline int mg_mul_ok(uint64_t a, uint64_t b, uint64_t *r) { return !__builtin_mul_overflow(a, b, r); }
+static inline int mg_add_ok(uint64_t a, uint64_t b, uint64_t *r) { return !__builtin_add_overflow(a, b, r); }
 
 /* calloc of n*size with overflow check; NULL on failure. */
 void *mg_calloc(uint64_t n, uint64_t size);

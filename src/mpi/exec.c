@@ -1,0 +1,485 @@
+/* The MPI executor: persistent plans and the one-shot collectives.
+ *
+ * Data path. Gossip works in one contiguous buffer of size*L bytes (the
+ * caller's recvbuf when recvtype is a basic type, else a packed copy that
+ * is unpacked at the end); exchange adds a send buffer laid out the same
+ * way and a transit buffer (plan.c). Each round: receives posted, staged
+ * sends packed and posted, one MPI_Waitall, staged receives scattered.
+ * Rounds where this rank has nothing to do are skipped: a schedule's rounds
+ * are only a partial order between neighbours, which MPI's matching keeps. */
+#include "meshgossip_mpi.h"
+
+#include "../util/internal.h"
+#include "plan.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Tags on the plan's private communicator: round r uses BASE + r mod SPAN,
+ * below the MPI_TAG_UB every implementation must allow (32767). */
+#define MG_TAG_BASE 16384
+#define MG_TAG_SPAN 8192
+
+struct mg_mpi_plan {
+  MPI_Comm comm;
+  int size, rank;
+  mg_problem problem;
+  int trivial; /* one rank or zero bytes: a local copy at most */
+  mg_rank_plan rp;
+  uint64_t L;
+  int scount, rcount;
+  MPI_Datatype stype, rtype;
+  MPI_Aint sext, rext;
+  int sdirect, rdirect; /* basic type whose extent is its size */
+  char *work_tmp, *send_tmp, *temp, *stage;
+  MPI_Request *reqs;
+  size_t maxreq;
+  char algo[128];
+  char topo[64];
+};
+
+static int to_mpi_error(mg_status st) {
+  switch (st) {
+  case MG_OK: return MPI_SUCCESS;
+  case MG_ERR_NOMEM:
+  case MG_ERR_TOO_LARGE: return MPI_ERR_NO_MEM;
+  default: return MPI_ERR_ARG;
+  }
+}
+
+static int direct_type(MPI_Datatype t, int *direct, MPI_Aint *extent, int *size) {
+  int ni, na, nd, comb, rc;
+  MPI_Aint lb;
+  if ((rc = MPI_Type_get_envelope(t, &ni, &na, &nd, &comb)) != MPI_SUCCESS) return rc;
+  if ((rc = MPI_Type_get_extent(t, &lb, extent)) != MPI_SUCCESS) return rc;
+  if ((rc = MPI_Type_size(t, size)) != MPI_SUCCESS) return rc;
+  *direct = comb == MPI_COMBINER_NAMED && lb == 0 && *extent == (MPI_Aint)*size;
+  return MPI_SUCCESS;
+}
+
+/* The topology and the rank playing each node. Returns an MPI error class;
+ * *single = 1 when there is nothing to arrange (one rank). */
+static int find_topology(MPI_Comm comm, int size, const mg_mpi_opts *o, mg_topo *t, int **rank_of_node, int *single,
+                         mg_err *err) {
+  int status = MPI_UNDEFINED, rc;
+  *single = 0;
+  *rank_of_node = NULL;
+  const char *spec = o && o->topo ? o->topo : NULL;
+  if (!spec) {
+    if ((rc = MPI_Topo_test(comm, &status)) != MPI_SUCCESS) return rc;
+  }
+  if (!spec && status == MPI_CART) {
+    int nd;
+    if ((rc = MPI_Cartdim_get(comm, &nd)) != MPI_SUCCESS) return rc;
+    if (nd > MG_MAX_DIMS) {
+      mg_fail(err, MG_ERR_UNSUPPORTED, "Cartesian communicator of %d dimensions (at most %d)", nd, MG_MAX_DIMS);
+      return MPI_ERR_TOPOLOGY;
+    }
+    int dims[MG_MAX_DIMS], periods[MG_MAX_DIMS], coords[MG_MAX_DIMS];
+    if (nd > 0 && (rc = MPI_Cart_get(comm, nd, dims, periods, coords)) != MPI_SUCCESS) return rc;
+    /* MPI numbers ranks with the last dimension fastest; our node ids have
+     * dimension 0 fastest: our dimension k is MPI's nd-1-k. Extent-1
+     * dimensions carry no link and are dropped. */
+    uint32_t n[MG_MAX_DIMS];
+    int wrap[MG_MAX_DIMS], d = 0, map[MG_MAX_DIMS];
+    for (int k = nd - 1; k >= 0; k--)
+      if (dims[k] > 1) {
+        map[d] = k;
+        wrap[d] = periods[k] != 0;
+        n[d++] = (uint32_t)dims[k];
+      }
+    if (d == 0) {
+      *single = 1;
+      return MPI_SUCCESS;
+    }
+    if (mg_topo_grid(t, d, n, 1, err) != MG_OK) return MPI_ERR_TOPOLOGY;
+    for (int k = 0; k < d; k++)
+      t->wrap[k] = wrap[k];
+    int *r = malloc((size_t)size * sizeof *r);
+    if (!r) return MPI_ERR_NO_MEM;
+    for (int q = 0; q < size; q++) {
+      if (nd > 0 && (rc = MPI_Cart_coords(comm, q, nd, coords)) != MPI_SUCCESS) {
+        free(r);
+        return rc;
+      }
+      uint32_t x[MG_MAX_DIMS];
+      for (int k = 0; k < d; k++)
+        x[k] = (uint32_t)coords[map[k]];
+      r[mg_topo_id(t, x)] = q;
+    }
+    *rank_of_node = r;
+    return MPI_SUCCESS;
+  }
+  if (!spec) spec = getenv("MESHGOSSIP_TOPO");
+  if (!spec || !*spec) {
+    if (size == 1) {
+      *single = 1;
+      return MPI_SUCCESS;
+    }
+    uint32_t n = (uint32_t)size;
+    if (mg_topo_grid(t, 1, &n, 1, err) != MG_OK) return MPI_ERR_TOPOLOGY;
+  } else if (mg_topo_parse(spec, t, err) != MG_OK) {
+    return MPI_ERR_TOPOLOGY;
+  }
+  if (t->kind != MG_TOPO_GRID) {
+    mg_fail(err, MG_ERR_UNSUPPORTED, "topology '%s' has buses; MPI runs only meshes and tori", spec);
+    return MPI_ERR_TOPOLOGY;
+  }
+  if (t->N != (uint32_t)size) {
+    char buf[64];
+    mg_fail(err, MG_ERR_INVALID, "topology %s has %u nodes but the communicator has %d ranks",
+            mg_topo_format(t, buf, sizeof buf), t->N, size);
+    return MPI_ERR_TOPOLOGY;
+  }
+  int *r = malloc((size_t)size * sizeof *r);
+  if (!r) return MPI_ERR_NO_MEM;
+  for (int q = 0; q < size; q++)
+    r[q] = q;
+  *rank_of_node = r;
+  return MPI_SUCCESS;
+}
+
+/* The algorithm to run: explicit, or the registered one of least simulated
+ * cost ("auto"). */
+static mg_status choose_algorithm(const char *spec, const mg_problem_spec *pb, const mg_algo **a, mg_params *ps,
+                                  mg_err *err) {
+  if (spec && *spec && strcmp(spec, "auto") != 0) {
+    mg_status st = mg_algo_lookup(spec, a, ps, err);
+    if (st != MG_OK) return st;
+    return mg_algo_check(*a, pb, ps, err);
+  }
+  mg_compare_row *rows = NULL;
+  size_t n = 0;
+  mg_status st = mg_compare(pb, NULL, 0, &rows, &n, err);
+  if (st != MG_OK) return st;
+  st = mg_fail(err, MG_ERR_UNSUPPORTED, "no registered %s algorithm runs on this topology",
+               mg_problem_name(pb->problem));
+  for (size_t i = 0; i < n; i++)
+    if (!rows[i].refused && rows[i].rep.verified) {
+      *a = rows[i].algo;
+      *ps = rows[i].params;
+      st = MG_OK;
+      break;
+    }
+  for (size_t i = 0; i < n; i++)
+    mg_report_free(&rows[i].rep);
+  free(rows);
+  return st;
+}
+
+void mg_mpi_plan_free(mg_mpi_plan **pp) {
+  if (!pp || !*pp) return;
+  mg_mpi_plan *p = *pp;
+  if (p->comm != MPI_COMM_NULL) MPI_Comm_free(&p->comm);
+  mg_plan_free(&p->rp);
+  free(p->work_tmp);
+  free(p->send_tmp);
+  free(p->temp);
+  free(p->stage);
+  free(p->reqs);
+  free(p);
+  *pp = NULL;
+}
+
+/* Everything a rank can do alone: types, topology, algorithm, its plan. */
+static int plan_local(mg_mpi_plan *p, MPI_Comm comm, const mg_mpi_opts *o, mg_err *err) {
+  int rc, ssize = 0, rsize = 0;
+  if (p->rcount < 0 || (p->stype != MPI_DATATYPE_NULL && p->scount < 0)) {
+    mg_fail(err, MG_ERR_INVALID, "negative count");
+    return MPI_ERR_COUNT;
+  }
+  if (p->rtype == MPI_DATATYPE_NULL) {
+    mg_fail(err, MG_ERR_INVALID, "recvtype is MPI_DATATYPE_NULL");
+    return MPI_ERR_TYPE;
+  }
+  if ((rc = direct_type(p->rtype, &p->rdirect, &p->rext, &rsize)) != MPI_SUCCESS) return rc;
+  p->L = (uint64_t)p->rcount * (uint64_t)rsize;
+  if (p->stype != MPI_DATATYPE_NULL) {
+    if ((rc = direct_type(p->stype, &p->sdirect, &p->sext, &ssize)) != MPI_SUCCESS) return rc;
+    if ((uint64_t)p->scount * (uint64_t)ssize != p->L) {
+      mg_fail(err, MG_ERR_INVALID, "send and receive blocks differ in size (%llu and %llu bytes)",
+              (unsigned long long)((uint64_t)p->scount * (uint64_t)ssize), (unsigned long long)p->L);
+      return MPI_ERR_TRUNCATE;
+    }
+  }
+  uint64_t total;
+  if (!mg_mul_ok(p->L, (uint64_t)p->size, &total) || total > (uint64_t)INT_MAX ||
+      (uint64_t)p->rcount * (uint64_t)p->size > (uint64_t)INT_MAX ||
+      (uint64_t)(p->scount > 0 ? p->scount : 0) * (uint64_t)p->size > (uint64_t)INT_MAX) {
+    mg_fail(err, MG_ERR_TOO_LARGE, "%llu bytes per block on %d ranks exceed an int", (unsigned long long)p->L, p->size);
+    return MPI_ERR_COUNT;
+  }
+  const char *env = getenv(p->problem == MG_GOSSIP ? "MESHGOSSIP_ALLGATHER" : "MESHGOSSIP_ALLTOALL");
+  const char *aspec = o && o->algo ? o->algo : (env && *env ? env : "auto");
+  mg_problem_spec pb;
+  memset(&pb, 0, sizeof pb);
+  pb.problem = p->problem;
+  pb.bytes = (double)p->L;
+  mg_model_default(&pb.model);
+  const char *mspec = o && o->model ? o->model : getenv("MESHGOSSIP_MODEL");
+  if (mg_model_parse(MG_MPI_DEFAULT_MODEL, &pb.model, err) != MG_OK ||
+      (mspec && *mspec && mg_model_parse(mspec, &pb.model, err) != MG_OK))
+    return MPI_ERR_ARG;
+  /* Real networks share links: price contention, do not forbid it. */
+  pb.model.contention = MG_CONT_SHARED;
+  int single = 0, *rank_of_node = NULL;
+  if ((rc = find_topology(comm, p->size, o, &pb.topo, &rank_of_node, &single, err)) != MPI_SUCCESS) return rc;
+  if (single || p->L == 0) {
+    p->trivial = 1;
+    if (single)
+      snprintf(p->topo, sizeof p->topo, "single");
+    else
+      mg_topo_format(&pb.topo, p->topo, sizeof p->topo);
+    snprintf(p->algo, sizeof p->algo, "local copy");
+    free(rank_of_node);
+    /* An unknown algorithm name is still an error, whatever the size. */
+    if (strcmp(aspec, "auto") != 0) {
+      const mg_algo *a;
+      mg_params ps;
+      if (mg_algo_lookup(aspec, &a, &ps, err) != MG_OK) return MPI_ERR_ARG;
+    }
+    return MPI_SUCCESS;
+  }
+  mg_topo_format(&pb.topo, p->topo, sizeof p->topo);
+  const mg_algo *a = NULL;
+  mg_params ps;
+  memset(&ps, 0, sizeof ps);
+  mg_status st;
+  if (o && o->custom) {
+    a = o->custom;
+    st = mg_algo_check(a, &pb, &ps, err);
+  } else {
+    st = choose_algorithm(aspec, &pb, &a, &ps, err);
+  }
+  uint32_t me = 0;
+  for (uint32_t v = 0; v < pb.topo.N; v++)
+    if (rank_of_node[v] == p->rank) me = v;
+  if (st == MG_OK) st = mg_plan_build(a, &pb, &ps, me, rank_of_node, &p->rp, err);
+  free(rank_of_node);
+  if (st != MG_OK) return to_mpi_error(st);
+  char pbuf[96];
+  mg_params_format(&ps, pbuf, sizeof pbuf);
+  snprintf(p->algo, sizeof p->algo, "%s%s%s", a->name, ps.n ? ":" : "", ps.n ? pbuf : "");
+  for (size_t i = 0; i < p->rp.nmsgs; i++)
+    if (p->rp.msgs[i].bytes > (uint64_t)INT_MAX) {
+      mg_fail(err, MG_ERR_TOO_LARGE, "a message of %llu bytes exceeds an int", (unsigned long long)p->rp.msgs[i].bytes);
+      return MPI_ERR_COUNT;
+    }
+  for (size_t r = 0; r < p->rp.nrounds; r++) {
+    size_t k = p->rp.rounds[r].nrecv + p->rp.rounds[r].nsend;
+    if (k > p->maxreq) p->maxreq = k;
+  }
+  if (!p->rdirect) p->work_tmp = malloc(total ? total : 1);
+  if (p->problem == MG_EXCHANGE) p->send_tmp = malloc(total ? total : 1);
+  p->temp = malloc(p->rp.temp_bytes ? p->rp.temp_bytes : 1);
+  p->stage = malloc(p->rp.stage_bytes ? p->rp.stage_bytes : 1);
+  p->reqs = malloc((p->maxreq ? p->maxreq : 1) * sizeof *p->reqs);
+  if ((!p->rdirect && !p->work_tmp) || (p->problem == MG_EXCHANGE && !p->send_tmp) || !p->temp || !p->stage ||
+      !p->reqs) {
+    mg_fail(err, MG_ERR_NOMEM, "out of memory for the MPI plan buffers");
+    return MPI_ERR_NO_MEM;
+  }
+  return MPI_SUCCESS;
+}
+
+static int plan_init(mg_problem problem, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype, MPI_Comm comm,
+                     const mg_mpi_opts *o, mg_mpi_plan **out) {
+  mg_err local, *err = o && o->err ? o->err : &local;
+  int rc, inter = 0;
+  *out = NULL;
+  if (comm == MPI_COMM_NULL) {
+    mg_fail(err, MG_ERR_INVALID, "MPI_COMM_NULL");
+    return MPI_ERR_COMM;
+  }
+  if ((rc = MPI_Comm_test_inter(comm, &inter)) != MPI_SUCCESS) return rc;
+  if (inter) {
+    mg_fail(err, MG_ERR_UNSUPPORTED, "intercommunicators are not supported");
+    return MPI_ERR_COMM;
+  }
+  mg_mpi_plan *p = calloc(1, sizeof *p);
+  int lrc = MPI_ERR_NO_MEM;
+  if (p) {
+    p->comm = MPI_COMM_NULL;
+    p->problem = problem;
+    p->scount = scount, p->stype = stype, p->rcount = rcount, p->rtype = rtype;
+    MPI_Comm_size(comm, &p->size);
+    MPI_Comm_rank(comm, &p->rank);
+    lrc = plan_local(p, comm, o, err);
+  } else {
+    mg_fail(err, MG_ERR_NOMEM, "out of memory for the MPI plan");
+  }
+  /* Every rank reaches the duplication and the agreement, whatever its
+   * local outcome: no rank can be left waiting. */
+  MPI_Comm dup = MPI_COMM_NULL;
+  rc = MPI_Comm_dup(comm, &dup);
+  if (rc != MPI_SUCCESS) {
+    mg_mpi_plan_free(&p);
+    return rc;
+  }
+  MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+  int worst = 0, mine = lrc;
+  rc = MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, dup);
+  if (rc == MPI_SUCCESS && worst != MPI_SUCCESS) {
+    if (lrc == MPI_SUCCESS) mg_fail(err, MG_ERR_INVALID, "another rank could not make the plan");
+    rc = worst;
+  }
+  if (rc != MPI_SUCCESS) {
+    MPI_Comm_free(&dup);
+    mg_mpi_plan_free(&p);
+    return rc;
+  }
+  p->comm = dup;
+  *out = p;
+  return MPI_SUCCESS;
+}
+
+int mg_mpi_allgather_init(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                          const mg_mpi_opts *opts, mg_mpi_plan **plan) {
+  return plan_init(MG_GOSSIP, sendcount, sendtype, recvcount, recvtype, comm, opts, plan);
+}
+
+int mg_mpi_alltoall_init(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                         const mg_mpi_opts *opts, mg_mpi_plan **plan) {
+  return plan_init(MG_EXCHANGE, sendcount, sendtype, recvcount, recvtype, comm, opts, plan);
+}
+
+const char *mg_mpi_plan_algorithm(const mg_mpi_plan *p) { return p ? p->algo : ""; }
+const char *mg_mpi_plan_topology(const mg_mpi_plan *p) { return p ? p->topo : ""; }
+int64_t mg_mpi_plan_rounds(const mg_mpi_plan *p) { return p ? p->rp.sched_rounds : 0; }
+uint64_t mg_mpi_plan_sends(const mg_mpi_plan *p) { return p ? p->rp.sends : 0; }
+
+/* Packs count elements of type at buf into out (exactly bytes bytes). */
+static int pack(MPI_Comm comm, const void *buf, int count, MPI_Datatype type, char *out, uint64_t bytes) {
+  int pos = 0;
+  int rc = MPI_Pack(buf, count, type, out, (int)bytes, &pos, comm);
+  if (rc == MPI_SUCCESS && (uint64_t)pos != bytes) rc = MPI_ERR_TYPE;
+  return rc;
+}
+
+static int unpack(MPI_Comm comm, const char *in, uint64_t bytes, void *buf, int count, MPI_Datatype type) {
+  int pos = 0;
+  int rc = MPI_Unpack(in, (int)bytes, &pos, buf, count, type, comm);
+  if (rc == MPI_SUCCESS && (uint64_t)pos != bytes) rc = MPI_ERR_TYPE;
+  return rc;
+}
+
+static char *seg_ptr(char *const region[3], const mg_pseg *g) { return region[g->region] + g->off; }
+
+static int run_rounds(mg_mpi_plan *p, char *const region[3]) {
+  const mg_rank_plan *rp = &p->rp;
+  int rc = MPI_SUCCESS;
+  for (size_t r = 0; r < rp->nrounds && rc == MPI_SUCCESS; r++) {
+    const mg_pround *rd = &rp->rounds[r];
+    int tag = MG_TAG_BASE + (int)(rd->index % MG_TAG_SPAN);
+    int nreq = 0;
+    for (size_t i = 0; i < rd->nrecv + rd->nsend && rc == MPI_SUCCESS; i++) {
+      const mg_pmsg *m = &rp->msgs[rd->recv0 + i];
+      const mg_pseg *g = &rp->segs[m->seg0];
+      char *buf = m->nseg > 1 ? p->stage + m->stage : seg_ptr(region, g);
+      if (i < rd->nrecv) {
+        rc = MPI_Irecv(buf, (int)m->bytes, MPI_BYTE, m->peer, tag, p->comm, &p->reqs[nreq++]);
+        continue;
+      }
+      if (m->nseg > 1) {
+        char *s = buf;
+        for (size_t k = 0; k < m->nseg; k++) {
+          memcpy(s, seg_ptr(region, &g[k]), g[k].len);
+          s += g[k].len;
+        }
+      }
+      rc = MPI_Isend(buf, (int)m->bytes, MPI_BYTE, m->peer, tag, p->comm, &p->reqs[nreq++]);
+    }
+    if (rc != MPI_SUCCESS) {
+      /* requests already posted must still complete before returning */
+      MPI_Waitall(nreq, p->reqs, MPI_STATUSES_IGNORE);
+      break;
+    }
+    rc = MPI_Waitall(nreq, p->reqs, MPI_STATUSES_IGNORE);
+    for (size_t i = 0; i < rd->nrecv && rc == MPI_SUCCESS; i++) {
+      const mg_pmsg *m = &rp->msgs[rd->recv0 + i];
+      if (m->nseg < 2) continue;
+      const mg_pseg *g = &rp->segs[m->seg0];
+      const char *s = p->stage + m->stage;
+      for (size_t k = 0; k < m->nseg; k++) {
+        memcpy(seg_ptr(region, &g[k]), s, g[k].len);
+        s += g[k].len;
+      }
+    }
+  }
+  return rc;
+}
+
+int mg_mpi_start(mg_mpi_plan *p, const void *sendbuf, void *recvbuf) {
+  if (!p) return MPI_ERR_ARG;
+  int inplace = sendbuf == MPI_IN_PLACE, rc = MPI_SUCCESS;
+  if (!inplace && p->stype == MPI_DATATYPE_NULL) return MPI_ERR_TYPE;
+  uint64_t L = p->L, N = (uint64_t)p->size, me = (uint64_t)p->rank;
+  if (L == 0) return MPI_SUCCESS;
+  char *work = p->rdirect ? (char *)recvbuf : p->work_tmp;
+  char *myblock_out = (char *)recvbuf + (MPI_Aint)me * p->rcount * p->rext;
+  if (p->trivial) {
+    /* one rank: its block goes from sendbuf to recvbuf (block 0 both ways) */
+    if (inplace) return MPI_SUCCESS;
+    char *tmp = malloc(L);
+    if (!tmp) return MPI_ERR_NO_MEM;
+    rc = pack(MPI_COMM_SELF, sendbuf, p->scount, p->stype, tmp, L);
+    if (rc == MPI_SUCCESS) rc = unpack(MPI_COMM_SELF, tmp, L, myblock_out, p->rcount, p->rtype);
+    free(tmp);
+    return rc;
+  }
+  if (p->problem == MG_GOSSIP) {
+    /* put this rank's block in place */
+    if (!p->rdirect && inplace)
+      rc = pack(p->comm, myblock_out, p->rcount, p->rtype, work + me * L, L);
+    else if (!inplace && p->sdirect)
+      memcpy(work + me * L, sendbuf, L);
+    else if (!inplace)
+      rc = pack(p->comm, sendbuf, p->scount, p->stype, work + me * L, L);
+    char *region[3] = {NULL, work, p->temp};
+    if (rc == MPI_SUCCESS) rc = run_rounds(p, region);
+  } else {
+    char *send;
+    if (inplace) {
+      send = p->send_tmp;
+      if (p->rdirect)
+        memcpy(send, recvbuf, N * L);
+      else
+        rc = pack(p->comm, recvbuf, (int)(N * (uint64_t)p->rcount), p->rtype, send, N * L);
+    } else if (p->sdirect) {
+      send = (char *)sendbuf;
+    } else {
+      send = p->send_tmp;
+      rc = pack(p->comm, sendbuf, (int)(N * (uint64_t)p->scount), p->stype, send, N * L);
+    }
+    char *region[3] = {send, work, p->temp};
+    if (rc == MPI_SUCCESS) {
+      memmove(work + me * L, send + me * L, L);
+      rc = run_rounds(p, region);
+    }
+  }
+  if (rc == MPI_SUCCESS && !p->rdirect)
+    rc = unpack(p->comm, work, N * L, recvbuf, (int)(N * (uint64_t)p->rcount), p->rtype);
+  return rc;
+}
+
+static int one_shot(mg_problem problem, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  mg_mpi_plan *p = NULL;
+  int rc = plan_init(problem, sendbuf == MPI_IN_PLACE ? 0 : sendcount,
+                     sendbuf == MPI_IN_PLACE ? MPI_DATATYPE_NULL : sendtype, recvcount, recvtype, comm, NULL, &p);
+  if (rc != MPI_SUCCESS) return rc;
+  rc = mg_mpi_start(p, sendbuf, recvbuf);
+  mg_mpi_plan_free(&p);
+  return rc;
+}
+
+int mg_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm) {
+  return one_shot(MG_GOSSIP, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int mg_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                MPI_Datatype recvtype, MPI_Comm comm) {
+  return one_shot(MG_EXCHANGE, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}

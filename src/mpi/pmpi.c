@@ -1,0 +1,171 @@
+/* libmeshgossip-pmpi: a PMPI interposer. Loaded with LD_PRELOAD (or linked
+ * before the MPI library), it replaces MPI_Allgather and MPI_Alltoall of an
+ * unmodified program by meshgossip plans:
+ *   MESHGOSSIP_ALLGATHER / MESHGOSSIP_ALLTOALL  algorithm ("auto" default;
+ *                                               "pmpi" keeps MPI's own)
+ *   MESHGOSSIP_TOPO, MESHGOSSIP_MODEL           as for the library
+ *   MESHGOSSIP_VERBOSE=1                        rank 0 of each communicator
+ *                                               says which path a call took
+ * Anything a plan cannot do (intercommunicators, a topology of the wrong
+ * size, an algorithm that refuses it) goes to PMPI_Allgather /
+ * PMPI_Alltoall; plan creation agrees across ranks, so all of them take the
+ * same path. Plans for basic datatypes are cached on the communicator (an
+ * attribute, freed with it); derived datatypes are planned per call, as a
+ * handle may be freed and reused for another type. */
+#include "meshgossip_mpi.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct cached {
+  struct cached *next;
+  mg_problem problem;
+  int inplace, scount, rcount;
+  MPI_Datatype stype, rtype;
+  mg_mpi_plan *plan; /* NULL: planning failed, use PMPI */
+  char reason[MG_ERR_LEN];
+} cached;
+
+/* The attribute key of the plan cache. Process-wide by nature: MPI keyvals
+ * are global handles, created once on first use. */
+static int cache_key = MPI_KEYVAL_INVALID;
+
+/* The attribute's value: set once per communicator (setting it again
+ * would run the delete callback on the old value). */
+typedef struct cache_root {
+  cached *head;
+} cache_root;
+
+static int cache_delete(MPI_Comm comm, int key, void *val, void *extra) {
+  (void)comm, (void)key, (void)extra;
+  cache_root *root = val;
+  for (cached *c = root->head, *nx; c; c = nx) {
+    nx = c->next;
+    mg_mpi_plan_free(&c->plan);
+    free(c);
+  }
+  free(root);
+  return MPI_SUCCESS;
+}
+
+static int verbose(void) {
+  const char *v = getenv("MESHGOSSIP_VERBOSE");
+  return v && *v && strcmp(v, "0") != 0;
+}
+
+static int is_basic(MPI_Datatype t) {
+  int ni, na, nd, comb;
+  if (t == MPI_DATATYPE_NULL) return 1;
+  return MPI_Type_get_envelope(t, &ni, &na, &nd, &comb) == MPI_SUCCESS && comb == MPI_COMBINER_NAMED;
+}
+
+static void say(MPI_Comm comm, const char *coll, int count, const char *path) {
+  int rank = 0, size = 0;
+  if (!verbose()) return;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  if (rank == 0) fprintf(stderr, "meshgossip: %s on %d ranks, count %d: %s\n", coll, size, count, path);
+}
+
+static int intercept(mg_problem pr, const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
+                     MPI_Comm comm) {
+  const char *coll = pr == MG_GOSSIP ? "MPI_Allgather" : "MPI_Alltoall";
+  const char *algo = getenv(pr == MG_GOSSIP ? "MESHGOSSIP_ALLGATHER" : "MESHGOSSIP_ALLTOALL");
+  int inter = 0, inplace = sb == MPI_IN_PLACE;
+#define PMPI_CALL()                                                                                                    \
+  (pr == MG_GOSSIP ? PMPI_Allgather(sb, sc, st, rb, rc, rt, comm) : PMPI_Alltoall(sb, sc, st, rb, rc, rt, comm))
+  if (algo && (!strcmp(algo, "pmpi") || !strcmp(algo, "off"))) {
+    say(comm, coll, rc, "PMPI (MESHGOSSIP_* = pmpi)");
+    return PMPI_CALL();
+  }
+  if (comm == MPI_COMM_NULL || MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) {
+    if (comm != MPI_COMM_NULL) say(comm, coll, rc, "PMPI (intercommunicator)");
+    return PMPI_CALL();
+  }
+  if (inplace) sc = 0, st = MPI_DATATYPE_NULL;
+  int cacheable = is_basic(st) && is_basic(rt);
+  cache_root *root = NULL;
+  cached *hit = NULL;
+  int found = 0;
+  if (cacheable) {
+    if (cache_key == MPI_KEYVAL_INVALID &&
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, cache_delete, &cache_key, NULL) != MPI_SUCCESS)
+      cacheable = 0;
+    else if (MPI_Comm_get_attr(comm, cache_key, &root, &found) != MPI_SUCCESS || !found)
+      root = NULL;
+    if (cacheable && !root) {
+      root = calloc(1, sizeof *root);
+      if (!root || MPI_Comm_set_attr(comm, cache_key, root) != MPI_SUCCESS) {
+        free(root);
+        root = NULL;
+        cacheable = 0;
+      }
+    }
+  }
+  for (cached *c = cacheable ? root->head : NULL; c; c = c->next)
+    if (c->problem == pr && c->inplace == inplace && c->scount == sc && c->rcount == rc && c->stype == st &&
+        c->rtype == rt)
+      hit = c;
+  cached local;
+  if (!hit) {
+    hit = cacheable ? calloc(1, sizeof *hit) : NULL;
+    if (!hit) {
+      hit = &local;
+      memset(&local, 0, sizeof local);
+      cacheable = 0;
+    }
+    hit->problem = pr, hit->inplace = inplace, hit->scount = sc, hit->rcount = rc, hit->stype = st, hit->rtype = rt;
+    mg_err err;
+    memset(&err, 0, sizeof err);
+    mg_mpi_opts o = {.algo = algo && *algo ? algo : "auto", .err = &err};
+    int r = pr == MG_GOSSIP ? mg_mpi_allgather_init(sc, st, rc, rt, comm, &o, &hit->plan)
+                            : mg_mpi_alltoall_init(sc, st, rc, rt, comm, &o, &hit->plan);
+    if (r != MPI_SUCCESS) snprintf(hit->reason, sizeof hit->reason, "%s", err.msg[0] ? err.msg : "planning failed");
+    if (cacheable) {
+      hit->next = root->head;
+      root->head = hit;
+    }
+  }
+  int ret;
+  if (!hit->plan) {
+    char path[MG_ERR_LEN + 32];
+    snprintf(path, sizeof path, "PMPI (%s)", hit->reason);
+    say(comm, coll, rc, path);
+    ret = PMPI_CALL();
+  } else {
+    char path[256];
+    snprintf(path, sizeof path, "meshgossip %s on %s", mg_mpi_plan_algorithm(hit->plan),
+             mg_mpi_plan_topology(hit->plan));
+    say(comm, coll, rc, path);
+    ret = mg_mpi_start(hit->plan, sb, rb);
+  }
+  if (hit == &local) mg_mpi_plan_free(&local.plan);
+  return ret;
+#undef PMPI_CALL
+}
+
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  return intercept(MG_GOSSIP, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm) {
+  return intercept(MG_EXCHANGE, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+/* Plans cached on the predefined communicators are freed before MPI goes. */
+int MPI_Finalize(void) {
+  if (cache_key != MPI_KEYVAL_INVALID) {
+    MPI_Comm pre[2] = {MPI_COMM_WORLD, MPI_COMM_SELF};
+    for (int i = 0; i < 2; i++) {
+      void *v;
+      int found = 0;
+      if (MPI_Comm_get_attr(pre[i], cache_key, &v, &found) == MPI_SUCCESS && found)
+        MPI_Comm_delete_attr(pre[i], cache_key);
+    }
+    MPI_Comm_free_keyval(&cache_key);
+  }
+  return PMPI_Finalize();
+}

@@ -1,0 +1,229 @@
+/* Alltoall over MPI: every registered exchange algorithm (and "auto") on
+ * every arrangement of the ranks, plus a store-and-forward ring exchange
+ * written here (blocks travel through every intermediate rank, so the
+ * planner's transit slots are exercised whatever the registry holds).
+ * Checks: bytes with a persistent plan started twice, MPI_IN_PLACE, a vector
+ * receive type, count 0. */
+#include "mpitest.h"
+
+static int runs;
+
+/* ring exchange: n-1 rounds; in each, node i passes to i+1 every block it
+ * holds whose destination is not i (the box of destinations [i+1, i+n-1]). */
+static mg_status fwd_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
+  (void)ps;
+  if (pb->problem != MG_EXCHANGE || pb->topo.kind != MG_TOPO_GRID || pb->topo.d != 1 || !pb->topo.wrap[0]) {
+    if (err) snprintf(err->msg, sizeof err->msg, "forward-ring needs a ring");
+    return MG_ERR_UNSUPPORTED;
+  }
+  return MG_OK;
+}
+
+static mg_status fwd_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
+  uint32_t n = pb->topo.N;
+  mg_schedule_info info;
+  memset(&info, 0, sizeof info);
+  info.problem = MG_EXCHANGE;
+  info.topo = pb->topo;
+  info.model = pb->model;
+  info.bytes = pb->bytes;
+  info.pieces = 1;
+  snprintf(info.algorithm, sizeof info.algorithm, "forward-ring");
+  if (ps) info.params = *ps;
+  info.rounds_hint = n - 1;
+  mg_status st = sink->begin(sink->ctx, &info, err);
+  mg_round r;
+  mg_round_init(&r);
+  for (uint32_t t = 1; t < n && st == MG_OK; t++) {
+    for (uint32_t i = 0; i < n && st == MG_OK; i++) {
+      mg_transfer tr = mg_xfer_line(i, (i + 1) % n, 0, 1);
+      tr.sel.flags = MG_SEL_BOX;
+      tr.sel.box.lo[0] = (i + 1) % n;
+      tr.sel.box.len[0] = n - 1;
+      if (!mg_round_add(&r, &tr)) st = MG_ERR_NOMEM;
+    }
+    if (st == MG_OK) st = sink->round(sink->ctx, &r, err);
+    mg_round_clear(&r);
+  }
+  mg_round_free(&r);
+  if (st == MG_OK) st = sink->end(sink->ctx, err);
+  return st;
+}
+
+static const mg_algo forward_ring = {
+    .name = "forward-ring",
+    .problem = MG_EXCHANGE,
+    .summary = "test: store-and-forward ring exchange",
+    .check = fwd_check,
+    .generate = fwd_generate,
+};
+
+static void bytes_case(MPI_Comm comm, const mg_mpi_opts *o, int ok, const char *what, int count) {
+  int n, me;
+  MPI_Comm_size(comm, &n);
+  MPI_Comm_rank(comm, &me);
+  mg_mpi_plan *p = NULL;
+  int rc = mg_mpi_alltoall_init(count, MPI_BYTE, count, MPI_BYTE, comm, o, &p);
+  if (!ok) {
+    MT_EXPECT(rc != MPI_SUCCESS && p == NULL, "%s: expected a refusal, got %d", what, rc);
+    mg_mpi_plan_free(&p);
+    return;
+  }
+  MT_EXPECT(rc == MPI_SUCCESS, "%s count %d: init failed (%d): %s", what, count, rc, o->err ? o->err->msg : "");
+  if (rc != MPI_SUCCESS) return;
+  size_t tot = (size_t)count * (size_t)n;
+  unsigned char *s = malloc(tot + 1), *r = malloc(tot + 1);
+  for (int t = 0; t < 2; t++) {
+    for (int d = 0; d < n; d++)
+      for (int i = 0; i < count; i++)
+        s[(size_t)d * (size_t)count + (size_t)i] = mt_byte(t, me, d, (size_t)i);
+    memset(r, 0xee, tot);
+    rc = mg_mpi_start(p, s, r);
+    MT_EXPECT(rc == MPI_SUCCESS, "%s: start failed (%d)", what, rc);
+    int bad = 0;
+    for (int q = 0; q < n && !bad; q++)
+      for (int i = 0; i < count; i++)
+        if (r[(size_t)q * (size_t)count + (size_t)i] != mt_byte(t, q, me, (size_t)i)) {
+          MT_EXPECT(0, "%s (%s) count %d trial %d: byte %d from rank %d wrong", what, mg_mpi_plan_algorithm(p), count,
+                    t, i, q);
+          bad = 1;
+          break;
+        }
+    runs++;
+  }
+  free(s);
+  free(r);
+  mg_mpi_plan_free(&p);
+}
+
+static void inplace_case(MPI_Comm comm, const mg_mpi_opts *o, const char *what) {
+  int n, me, count = 5;
+  MPI_Comm_size(comm, &n);
+  MPI_Comm_rank(comm, &me);
+  mg_mpi_plan *p = NULL;
+  if (mg_mpi_alltoall_init(0, MPI_DATATYPE_NULL, count, MPI_INT, comm, o, &p) != MPI_SUCCESS) {
+    MT_EXPECT(0, "%s: in-place init failed", what);
+    return;
+  }
+  int *r = malloc(sizeof(int) * (size_t)count * (size_t)n);
+  for (int d = 0; d < n; d++)
+    for (int i = 0; i < count; i++)
+      r[d * count + i] = (me * 100 + d) * 10 + i;
+  MT_EXPECT(mg_mpi_start(p, MPI_IN_PLACE, r) == MPI_SUCCESS, "%s: in-place start failed", what);
+  for (int q = 0; q < n; q++)
+    for (int i = 0; i < count; i++)
+      if (r[q * count + i] != (q * 100 + me) * 10 + i) {
+        MT_EXPECT(0, "%s in place: int %d from rank %d is %d", what, i, q, r[q * count + i]);
+        q = n;
+        break;
+      }
+  runs++;
+  free(r);
+  mg_mpi_plan_free(&p);
+}
+
+/* send 4 contiguous ints per destination, receive one vector of 2 blocks of
+ * 2 ints with stride 3 (extent 5 ints) per source. */
+static void vector_case(MPI_Comm comm, const mg_mpi_opts *o, const char *what) {
+  int n, me;
+  MPI_Comm_size(comm, &n);
+  MPI_Comm_rank(comm, &me);
+  MPI_Datatype vec;
+  MPI_Type_vector(2, 2, 3, MPI_INT, &vec);
+  MPI_Type_commit(&vec);
+  int *s = malloc(sizeof(int) * 4 * (size_t)n), *r = malloc(sizeof(int) * 5 * (size_t)n);
+  for (int d = 0; d < n; d++)
+    for (int i = 0; i < 4; i++)
+      s[d * 4 + i] = (me * 100 + d) * 10 + i;
+  for (int i = 0; i < 5 * n; i++)
+    r[i] = -7;
+  mg_mpi_plan *p = NULL;
+  int rc = mg_mpi_alltoall_init(4, MPI_INT, 1, vec, comm, o, &p);
+  MT_EXPECT(rc == MPI_SUCCESS, "%s: vector init failed (%d)", what, rc);
+  if (rc == MPI_SUCCESS) MT_EXPECT(mg_mpi_start(p, s, r) == MPI_SUCCESS, "%s: vector start failed", what);
+  static const int pos[4] = {0, 1, 3, 4};
+  for (int q = 0; q < n; q++) {
+    for (int i = 0; i < 4; i++)
+      MT_EXPECT(r[q * 5 + pos[i]] == (q * 100 + me) * 10 + i, "%s vector: from rank %d element %d is %d", what, q, i,
+                r[q * 5 + pos[i]]);
+    MT_EXPECT(r[q * 5 + 2] == -7, "%s vector: a gap of rank %d was written", what, q);
+  }
+  runs++;
+  mg_mpi_plan_free(&p);
+  free(s);
+  free(r);
+  MPI_Type_free(&vec);
+}
+
+static void zero_case(MPI_Comm comm, const mg_mpi_opts *o, const char *what) {
+  int dummy = 42;
+  mg_mpi_plan *p = NULL;
+  int rc = mg_mpi_alltoall_init(0, MPI_INT, 0, MPI_INT, comm, o, &p);
+  MT_EXPECT(rc == MPI_SUCCESS, "%s: count 0 init failed (%d)", what, rc);
+  if (rc == MPI_SUCCESS) MT_EXPECT(mg_mpi_start(p, &dummy, &dummy) == MPI_SUCCESS && dummy == 42, "%s: count 0", what);
+  mg_mpi_plan_free(&p);
+  runs++;
+}
+
+static void run_algo(MPI_Comm comm, const char *topo, const char *label, const mg_algo *a, const mg_algo *custom,
+                     int ok) {
+  mg_err err;
+  memset(&err, 0, sizeof err);
+  mg_mpi_opts o = {.topo = topo, .algo = a ? a->name : "auto", .custom = custom, .err = &err};
+  char what[96];
+  snprintf(what, sizeof what, "%s on %s", custom ? custom->name : o.algo, label);
+  bytes_case(comm, &o, ok, what, 1);
+  bytes_case(comm, &o, ok, what, 333);
+  if (!ok) return;
+  inplace_case(comm, &o, what);
+  vector_case(comm, &o, what);
+  zero_case(comm, &o, what);
+}
+
+static void all_cases(MPI_Comm comm, const char *topo, const char *label) {
+  int n;
+  MPI_Comm_size(comm, &n);
+  for (size_t i = 0; i <= mg_algo_count(); i++) {
+    const mg_algo *a = i < mg_algo_count() ? mg_algo_at(i) : NULL;
+    if (a && a->problem != MG_EXCHANGE) continue;
+    run_algo(comm, topo, label, a, NULL, n == 1 || mt_applies(a, MG_EXCHANGE, label, 333));
+  }
+  if (!strncmp(label, "ring:", 5)) run_algo(comm, topo, label, NULL, &forward_ring, 1);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int n;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  char specs[16][32];
+  int k = mt_topologies(n, specs, 16);
+  if (n == 1) all_cases(MPI_COMM_WORLD, NULL, "ring:1");
+  for (int i = 0; i < k; i++)
+    all_cases(MPI_COMM_WORLD, specs[i], specs[i]);
+  /* a 1D Cartesian communicator of shape {n, 1}: the extent-1 dimension
+   * is dropped, leaving a ring (periodic) or a line */
+  for (int periodic = 0; periodic < 2 && n > 1; periodic++) {
+    MPI_Comm cart;
+    int d1[2] = {n, 1}, per[2] = {periodic, periodic};
+    MPI_Cart_create(MPI_COMM_WORLD, 2, d1, per, 0, &cart);
+    char label[32];
+    snprintf(label, sizeof label, "%s:%d", periodic ? "ring" : "line", n);
+    all_cases(cart, NULL, label);
+    MPI_Comm_free(&cart);
+  }
+  int dims[2] = {0, 0};
+  MPI_Dims_create(n, 2, dims);
+  for (int periodic = 0; periodic < 2 && dims[1] > 1; periodic++) {
+    MPI_Comm cart;
+    int per[2] = {periodic, periodic};
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, per, 1, &cart);
+    char label[32];
+    if (dims[0] > 1)
+      snprintf(label, sizeof label, "%s:%dx%d", periodic ? "torus" : "mesh", dims[1], dims[0]);
+    else
+      snprintf(label, sizeof label, "%s:%d", periodic ? "ring" : "line", dims[1]);
+    all_cases(cart, NULL, label);
+    MPI_Comm_free(&cart);
+  }
+  return mt_finish("alltoall_all", runs);
+}
