@@ -44,113 +44,13 @@
  * rounds 2-3 (4.b): exchange with the neighbours along the second, then the
  * third axis of the colour (3 and 9 pieces).
  */
-#include "meshemu.h"
+#include "diagonal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#define CG_MAX_ROUNDS 40
-
-typedef struct cg_move {
-  int32_t from, to;
-  uint32_t count; /* pieces the sender holds (segment nodes concentrated) */
-} cg_move;
-
-typedef struct cg_plan {
-  uint32_t n[2]; /* extents */
-  uint32_t s;    /* segment length n0/a */
-  int t;         /* phase-4 rounds */
-  uint32_t b[CG_MAX_ROUNDS], x[CG_MAX_ROUNDS];
-  /* phase 1: concentration levels of one segment (offsets from the point) */
-  int nlev;
-  cg_move *mv[CG_MAX_ROUNDS];
-  size_t nmv[CG_MAX_ROUNDS];
-} cg_plan;
-
-static void plan_free(cg_plan *p) {
-  for (int i = 0; i < p->nlev; i++)
-    free(p->mv[i]);
-  p->nlev = 0;
-}
-
-/* Phase 1: concentrate offsets lo..lo+s-1 into offset 0 by threes. Each
- * level groups the remaining members into consecutive triples aligned so
- * that the point is a middle; a full group's middle receives from both
- * sides (disjoint arcs), a partial group's member nearest the point
- * receives. */
-static mg_status plan_conc(cg_plan *p, mg_err *err) {
-  uint32_t s = p->s, m = s;
-  int32_t lo = -(int32_t)((s - 1) / 2);
-  int32_t *pos = mg_calloc(s, sizeof *pos);
-  uint32_t *cnt = mg_calloc(s, sizeof *cnt);
-  mg_status st = MG_OK;
-  if (!pos || !cnt) {
-    st = mg_fail(err, MG_ERR_NOMEM, "out of memory");
-    goto out;
-  }
-  for (uint32_t i = 0; i < s; i++)
-    pos[i] = lo + (int32_t)i, cnt[i] = 1;
-  while (m > 1) {
-    if (p->nlev == CG_MAX_ROUNDS) {
-      st = mg_fail(err, MG_ERR_TOO_LARGE, "too many concentration levels");
-      goto out;
-    }
-    uint32_t ti = 0;
-    while (pos[ti] != 0)
-      ti++;
-    uint32_t o = (ti + 2) % 3; /* (ti - 1) mod 3: the point is a middle */
-    cg_move *mv = mg_calloc(m, sizeof *mv);
-    if (!mv) {
-      st = mg_fail(err, MG_ERR_NOMEM, "out of memory");
-      goto out;
-    }
-    p->mv[p->nlev] = mv;
-    size_t k = 0;
-    uint32_t nm = 0;
-    for (uint32_t g0 = 0; g0 < m;) {
-      uint32_t g1 = g0 == 0 && o > 0 ? o : (g0 + 3 < m ? g0 + 3 : m);
-      uint32_t r; /* receiver index */
-      if (ti >= g0 && ti < g1)
-        r = ti;
-      else if (g1 - g0 == 3)
-        r = g0 + 1;
-      else
-        r = g1 <= ti ? g1 - 1 : g0; /* nearest the point */
-      uint32_t sum = 0;
-      for (uint32_t i = g0; i < g1; i++) {
-        sum += cnt[i];
-        if (i != r) mv[k++] = (cg_move){pos[i], pos[r], cnt[i]};
-      }
-      pos[nm] = pos[r];
-      cnt[nm++] = sum;
-      g0 = g1;
-    }
-    p->nmv[p->nlev++] = k;
-    m = nm;
-  }
-out:
-  free(pos);
-  free(cnt);
-  return st;
-}
-
-/* Parses "3" or "3/9/..." into at most CG_MAX_ROUNDS values. */
-static mg_status parse_list(const char *v, const char *name, uint32_t *out, int *n, mg_err *err) {
-  *n = 0;
-  while (*v) {
-    char *end;
-    unsigned long x = strtoul(v, &end, 10);
-    if (end == v || x == 0 || x > 1000000 || (*end && *end != '/') || *n == CG_MAX_ROUNDS)
-      return mg_fail(err, MG_ERR_INVALID, "parameter %s: expected a positive integer or a list like 3/9", name);
-    out[(*n)++] = (uint32_t)x;
-    v = *end ? end + 1 : end;
-  }
-  if (*n == 0) return mg_fail(err, MG_ERR_INVALID, "parameter %s is empty", name);
-  return MG_OK;
-}
-
-static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, cg_plan *p, mg_err *err) {
+static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, mg_dg_plan *p, mg_err *err) {
   int64_t a;
   mg_status st;
   const mg_topo *t = &pb->topo;
@@ -176,15 +76,15 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, cg_pl
       return mg_fail(err, MG_ERR_UNSUPPORTED, "cubgos: the spacing n0/a = %u does not divide the extent %u", p->s,
                      t->n[k]);
   const char *bv = ps ? mg_params_get(ps, "b") : NULL, *xv = ps ? mg_params_get(ps, "x") : NULL;
-  uint32_t bl[CG_MAX_ROUNDS], xl[CG_MAX_ROUNDS];
+  uint32_t bl[MG_DG_MAX_ROUNDS], xl[MG_DG_MAX_ROUNDS];
   int nb = 1, nx = 0;
   bl[0] = 3;
-  if (bv && strcmp(bv, "auto") && (st = parse_list(bv, "b", bl, &nb, err)) != MG_OK) return st;
-  if (xv && strcmp(xv, "auto") && (st = parse_list(xv, "x", xl, &nx, err)) != MG_OK) return st;
+  if (bv && strcmp(bv, "auto") && (st = mg_dg_parse_list(bv, "b", bl, &nb, err)) != MG_OK) return st;
+  if (xv && strcmp(xv, "auto") && (st = mg_dg_parse_list(xv, "x", xl, &nx, err)) != MG_OK) return st;
   if (nb == 1) {
     uint32_t rem = p->s, b = bl[0];
     if (b < 2) return mg_fail(err, MG_ERR_INVALID, "cubgos: b must be at least 2");
-    while (rem > 1 && rem % b == 0 && p->t < CG_MAX_ROUNDS)
+    while (rem > 1 && rem % b == 0 && p->t < MG_DG_MAX_ROUNDS)
       p->b[p->t++] = b, rem /= b;
     if (rem > 1) p->b[p->t++] = rem;
   } else {
@@ -211,7 +111,7 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, cg_pl
     p->x[j] = x;
   }
   p->n[0] = n0;
-  return plan_conc(p, err);
+  return mg_dg_plan_conc(p, err);
 }
 
 static mg_status cg_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
@@ -221,9 +121,9 @@ static mg_status cg_check(const mg_problem_spec *pb, const mg_params *ps, mg_err
   if (pb->model.switching == MG_SW_BUS) return mg_fail(err, MG_ERR_UNSUPPORTED, "cubgos does not run on buses");
   if (pb->model.port == MG_PORT_ONE)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "cubgos sends its d colours along d axes at once: it needs all-port");
-  cg_plan p;
+  mg_dg_plan p;
   mg_status st = make_plan(pb, ps, &p, err);
-  plan_free(&p);
+  mg_dg_plan_free(&p);
   return st;
 }
 
@@ -239,7 +139,7 @@ typedef struct cg_phase {
   int kind, j, i; /* round j; axis index i (A_i) */
 } cg_phase;
 
-static int list_phases(const cg_plan *p, int d, cg_phase *ph) {
+static int list_phases(const mg_dg_plan *p, int d, cg_phase *ph) {
   int n = 0;
   ph[n++] = (cg_phase){PH_CONC, 0, 0};
   for (int i = 0; i < d; i++)
@@ -252,7 +152,7 @@ static int list_phases(const cg_plan *p, int d, cg_phase *ph) {
   return n;
 }
 
-static uint32_t s_at(const cg_plan *p, int j) {
+static uint32_t s_at(const mg_dg_plan *p, int j) {
   uint32_t s = p->s;
   for (int i = 0; i < j; i++)
     s /= p->b[i];
@@ -261,7 +161,7 @@ static uint32_t s_at(const cg_plan *p, int j) {
 
 static uint32_t ext(const cg_col *c, int i) { return c->t->n[c->A[i]]; }
 
-static uint32_t steps(const cg_plan *p, const cg_col *c, cg_phase ph) {
+static uint32_t steps(const mg_dg_plan *p, const cg_col *c, cg_phase ph) {
   switch (ph.kind) {
   case PH_CONC: return (uint32_t)p->nlev;
   case PH_RING: return ext(c, ph.i) / p->s / 2;
@@ -291,7 +191,7 @@ static mg_status each_line(const mg_topo *t, int ax, uint32_t sp, line_fn fn, vo
 }
 
 typedef struct step_ctx {
-  const cg_plan *p;
+  const mg_dg_plan *p;
   const cg_col *c;
   cg_phase ph;
   uint32_t t; /* step: 0-based for PH_CONC, 1-based otherwise */
@@ -317,7 +217,7 @@ static void box_axis(mg_transfer *tr, const mg_topo *t, int ax, uint32_t lo, uin
 
 static mg_status line_step(void *arg, uint32_t base, uint32_t first, mg_err *err) {
   step_ctx *x = arg;
-  const cg_plan *p = x->p;
+  const mg_dg_plan *p = x->p;
   const mg_topo *t = x->c->t;
   mg_status st = MG_OK;
   int ax = x->c->A[x->ph.kind == PH_CONC || x->ph.kind == PH_4A ? 0 : x->ph.i];
@@ -325,7 +225,7 @@ static mg_status line_step(void *arg, uint32_t base, uint32_t first, mg_err *err
   if (x->ph.kind == PH_CONC) {
     for (uint32_t pt = first; pt < n && st == MG_OK; pt += p->s)
       for (size_t i = 0; i < p->nmv[x->t] && st == MG_OK; i++) {
-        const cg_move *mv = &p->mv[x->t][i];
+        const mg_dg_move *mv = &p->mv[x->t][i];
         mg_transfer tr = mk(x, base, ax, wrapu((int64_t)pt + mv->from, n), mv->to - mv->from);
         st = mg_emit_add(x->e, &tr, err);
       }
@@ -390,8 +290,8 @@ static void colours(const mg_topo *t, cg_col *c) {
 }
 
 static mg_status cg_generate_torus(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
-  cg_plan p;
-  cg_phase ph[2 + MG_MAX_DIMS * (CG_MAX_ROUNDS + 1)];
+  mg_dg_plan p;
+  cg_phase ph[2 + MG_MAX_DIMS * (MG_DG_MAX_ROUNDS + 1)];
   cg_col c[MG_MAX_DIMS];
   int d = pb->topo.d;
   mg_emit e;
@@ -428,7 +328,7 @@ static mg_status cg_generate_torus(const mg_problem_spec *pb, const mg_params *p
   MG_CHECK(mg_emit_end(&e, err));
 out:
   mg_emit_free(&e);
-  plan_free(&p);
+  mg_dg_plan_free(&p);
   return st;
 }
 
@@ -446,12 +346,12 @@ static mg_status cg_generate(const mg_problem_spec *pb, const mg_params *ps, mg_
 }
 
 /* Recount of the torus schedule step by step (see the header). */
-static double plan_cost(const cg_plan *p, const mg_problem_spec *pb) {
+static double plan_cost(const mg_dg_plan *p, const mg_problem_spec *pb) {
   const mg_model *m = &pb->model;
   int d = pb->topo.d;
   double piece = pb->bytes / d, total = 0;
   cg_col c[MG_MAX_DIMS];
-  cg_phase ph[2 + MG_MAX_DIMS * (CG_MAX_ROUNDS + 1)];
+  cg_phase ph[2 + MG_MAX_DIMS * (MG_DG_MAX_ROUNDS + 1)];
   colours(&pb->topo, c);
   int nph = list_phases(p, d, ph);
   for (int i = 0; i < nph; i++) {
@@ -466,7 +366,7 @@ static double plan_cost(const cg_plan *p, const mg_problem_spec *pb) {
         double hops = 0, items = 0;
         if (ph[i].kind == PH_CONC) {
           for (size_t q = 0; q < p->nmv[t]; q++) {
-            const cg_move *mv = &p->mv[t][q];
+            const mg_dg_move *mv = &p->mv[t][q];
             double v = fabs((double)(mv->to - mv->from)) * m->td + mv->count * piece * m->tl;
             if (v > worst) worst = v;
           }
@@ -503,10 +403,10 @@ static mg_status cg_closed(const mg_problem_spec *pb, const mg_params *ps, doubl
   if (!is_torus(&pb->topo)) return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form for tori only (meshes add rounds)");
   if (pb->model.switching != MG_SW_WORMHOLE || pb->model.contention != MG_CONT_STRICT)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form for strict wormhole routing only");
-  cg_plan p;
+  mg_dg_plan p;
   mg_status st = make_plan(pb, ps, &p, err);
   if (st == MG_OK) *cost = plan_cost(&p, pb);
-  plan_free(&p);
+  mg_dg_plan_free(&p);
   return st;
 }
 
@@ -530,7 +430,7 @@ static mg_status cg_candidates(const mg_problem_spec *pb, mg_status (*visit)(voi
       if (s > 1 && s % b) continue;
       for (uint32_t x = b / 2; x <= b + b / 4; x++) {
         mg_params ps;
-        cg_plan p;
+        mg_dg_plan p;
         memset(&ps, 0, sizeof ps);
         mg_params_set_int(&ps, "a", a, NULL);
         if (s > 1) {
@@ -539,7 +439,7 @@ static mg_status cg_candidates(const mg_problem_spec *pb, mg_status (*visit)(voi
         }
         if (make_plan(&pt, &ps, &p, NULL) != MG_OK) continue;
         double c = plan_cost(&p, &pt);
-        plan_free(&p);
+        mg_dg_plan_free(&p);
         int pos = nbest;
         while (pos > 0 && bestc[pos - 1] > c)
           pos--;

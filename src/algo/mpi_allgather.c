@@ -78,25 +78,18 @@
  * dimension and extents); not the mesh-bus. Rounding: none needed except
  * rd's halving for non-powers of two and neighbor's even p.
  */
-#include "algo_internal.h"
+#include "mpi_common.h"
 
 #include <string.h>
 
-static mg_status grid_check(const mg_problem_spec *pb, const char *algo, mg_err *err) {
-  if (pb->problem != MG_GOSSIP) return mg_fail(err, MG_ERR_UNSUPPORTED, "%s is a gossip (allgather) algorithm", algo);
-  if (pb->topo.kind != MG_TOPO_GRID || pb->model.switching == MG_SW_BUS)
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "%s needs a ring, line, torus or mesh (not a mesh-bus)", algo);
-  return MG_OK;
-}
-
 static mg_status any_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
   (void)ps;
-  return grid_check(pb, "this MPI allgather", err);
+  return mg_mpi_grid_check(pb, MG_GOSSIP, "this MPI allgather", err);
 }
 
 static mg_status neighbor_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
   (void)ps;
-  mg_status st = grid_check(pb, "mpi-allgather-neighbor", err);
+  mg_status st = mg_mpi_grid_check(pb, MG_GOSSIP, "mpi-allgather-neighbor", err);
   if (st != MG_OK) return st;
   if (pb->topo.N % 2)
     return mg_fail(err, MG_ERR_UNSUPPORTED,
@@ -140,17 +133,6 @@ static int log2_ceil(uint32_t p) {
   return k;
 }
 
-/* Closed forms are stated for wormhole (and circuit) routing, where every
- * formula above applies. */
-static mg_status cf_model(const mg_problem_spec *pb, const char *what, mg_err *err) {
-  const mg_model *m = &pb->model;
-  if (m->switching != MG_SW_WORMHOLE && m->switching != MG_SW_CIRCUIT)
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "the closed form of %s is for wormhole or circuit switching", what);
-  return MG_OK;
-}
-
-static int is_ring(const mg_topo *t) { return t->kind == MG_TOPO_GRID && t->d == 1 && t->wrap[0]; }
-
 /* ---------------------------------------------------------------- ring */
 
 static mg_status ring_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
@@ -171,7 +153,7 @@ static mg_status ring_generate(const mg_problem_spec *pb, const mg_params *ps, m
 
 static mg_status ring_closed_form(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
   (void)ps;
-  mg_status st = cf_model(pb, "mpi-allgather-ring", err);
+  mg_status st = mg_mpi_cf_model(pb, "mpi-allgather-ring", err);
   if (st != MG_OK) return st;
   const mg_model *m = &pb->model;
   double p = pb->topo.N;
@@ -220,10 +202,10 @@ static mg_status rd_generate(const mg_problem_spec *pb, const mg_params *ps, mg_
 
 static mg_status rd_closed_form(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
   (void)ps;
-  mg_status st = cf_model(pb, "mpi-allgather-rd", err);
+  mg_status st = mg_mpi_cf_model(pb, "mpi-allgather-rd", err);
   if (st != MG_OK) return st;
   int m;
-  if (!is_ring(&pb->topo) || !mg_is_pow(pb->topo.N, 2, &m))
+  if (!mg_mpi_is_ring(&pb->topo) || !mg_is_pow(pb->topo.N, 2, &m))
     return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form of mpi-allgather-rd on ring:2^m only");
   const mg_model *md = &pb->model;
   double p = pb->topo.N;
@@ -252,9 +234,10 @@ static mg_status bruck_generate(const mg_problem_spec *pb, const mg_params *ps, 
 
 static mg_status bruck_closed_form(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
   (void)ps;
-  mg_status st = cf_model(pb, "mpi-allgather-bruck", err);
+  mg_status st = mg_mpi_cf_model(pb, "mpi-allgather-bruck", err);
   if (st != MG_OK) return st;
-  if (!is_ring(&pb->topo)) return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form of mpi-allgather-bruck on rings only");
+  if (!mg_mpi_is_ring(&pb->topo))
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form of mpi-allgather-bruck on rings only");
   const mg_model *m = &pb->model;
   uint64_t p = pb->topo.N;
   double c = 0;
@@ -308,9 +291,9 @@ out:
 
 static mg_status neighbor_closed_form(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
   (void)ps;
-  mg_status st = cf_model(pb, "mpi-allgather-neighbor", err);
+  mg_status st = mg_mpi_cf_model(pb, "mpi-allgather-neighbor", err);
   if (st != MG_OK) return st;
-  if (!is_ring(&pb->topo) || pb->topo.N % 2)
+  if (!mg_mpi_is_ring(&pb->topo) || pb->topo.N % 2)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form of mpi-allgather-neighbor on even rings only");
   const mg_model *m = &pb->model;
   double p = pb->topo.N;
@@ -320,17 +303,9 @@ static mg_status neighbor_closed_form(const mg_problem_spec *pb, const mg_params
 
 /* -------------------------------------------------------------- direct */
 
-/* One round of p(p-1) transfers lives in memory at once (a few hundred
- * bytes each): refuse beyond DIRECT_MAX transfers rather than exhaust it. */
-#define DIRECT_MAX (1u << 22)
-
 static mg_status direct_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
   mg_status st = any_check(pb, ps, err);
-  uint64_t p = pb->topo.N;
-  if (st == MG_OK && p * (p - 1) > DIRECT_MAX)
-    return mg_fail(err, MG_ERR_TOO_LARGE,
-                   "%s puts p(p-1) = %llu transfers in one round, over the %u it holds in memory",
-                   "mpi-allgather-direct", (unsigned long long)(p * (p - 1)), DIRECT_MAX);
+  if (st == MG_OK) st = mg_mpi_direct_size_check(pb, "mpi-allgather-direct", err);
   return st;
 }
 
@@ -351,12 +326,11 @@ static mg_status direct_generate(const mg_problem_spec *pb, const mg_params *ps,
 
 static mg_status direct_closed_form(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
   (void)ps;
-  mg_status st = cf_model(pb, "mpi-allgather-direct", err);
+  mg_status st = mg_mpi_cf_model(pb, "mpi-allgather-direct", err);
   if (st != MG_OK) return st;
-  if (!is_ring(&pb->topo)) return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form of mpi-allgather-direct on rings only");
-  const mg_model *m = &pb->model;
-  double q = pb->topo.N / 2;
-  *cost = m->ts + q * m->td + q * (q + 1) / 2 * pb->bytes * m->tl;
+  if (!mg_mpi_is_ring(&pb->topo))
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form of mpi-allgather-direct on rings only");
+  *cost = mg_mpi_direct_ring_cost(pb);
   return MG_OK;
 }
 

@@ -56,21 +56,13 @@
  * Restrictions: grid topologies (rings, lines, tori, meshes of any
  * dimension and extents); not the mesh-bus.
  */
-#include "algo_internal.h"
+#include "mpi_common.h"
 
 #include <string.h>
 
-static mg_status grid_check(const mg_problem_spec *pb, const char *algo, mg_err *err) {
-  if (pb->problem != MG_EXCHANGE)
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "%s is a complete exchange (alltoall) algorithm", algo);
-  if (pb->topo.kind != MG_TOPO_GRID || pb->model.switching == MG_SW_BUS)
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "%s needs a ring, line, torus or mesh (not a mesh-bus)", algo);
-  return MG_OK;
-}
-
 static mg_status any_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
   (void)ps;
-  return grid_check(pb, "this MPI alltoall", err);
+  return mg_mpi_grid_check(pb, MG_EXCHANGE, "this MPI alltoall", err);
 }
 
 /* Transfer src->dst carrying every block src holds for destination t. */
@@ -115,15 +107,6 @@ static int log2_ceil(uint32_t p) {
   return k;
 }
 
-static mg_status cf_model(const mg_problem_spec *pb, const char *what, mg_err *err) {
-  const mg_model *m = &pb->model;
-  if (m->switching != MG_SW_WORMHOLE && m->switching != MG_SW_CIRCUIT)
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "the closed form of %s is for wormhole or circuit switching", what);
-  return MG_OK;
-}
-
-static int is_ring(const mg_topo *t) { return t->kind == MG_TOPO_GRID && t->d == 1 && t->wrap[0]; }
-
 /* ------------------------------------------------------------ pairwise */
 
 static mg_status pairs_mode(const mg_problem_spec *pb, const mg_params *ps, int *xor_pairs, mg_err *err) {
@@ -144,7 +127,7 @@ static mg_status pairs_mode(const mg_problem_spec *pb, const mg_params *ps, int 
 
 static mg_status pairwise_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
   int x;
-  mg_status st = grid_check(pb, "mpi-alltoall-pairwise", err);
+  mg_status st = mg_mpi_grid_check(pb, MG_EXCHANGE, "mpi-alltoall-pairwise", err);
   return st != MG_OK ? st : pairs_mode(pb, ps, &x, err);
 }
 
@@ -170,10 +153,10 @@ static mg_status pairwise_generate(const mg_problem_spec *pb, const mg_params *p
 
 static mg_status pairwise_closed_form(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
   int xor_pairs;
-  mg_status st = cf_model(pb, "mpi-alltoall-pairwise", err);
+  mg_status st = mg_mpi_cf_model(pb, "mpi-alltoall-pairwise", err);
   if (st == MG_OK) st = pairs_mode(pb, ps, &xor_pairs, err);
   if (st != MG_OK) return st;
-  if (!is_ring(&pb->topo) || xor_pairs)
+  if (!mg_mpi_is_ring(&pb->topo) || xor_pairs)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form of mpi-alltoall-pairwise on rings with pairs=shift only");
   const mg_model *m = &pb->model;
   double p = pb->topo.N, q = (double)((uint64_t)pb->topo.N * pb->topo.N / 4);
@@ -213,9 +196,10 @@ out:
 
 static mg_status bruck_closed_form(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
   (void)ps;
-  mg_status st = cf_model(pb, "mpi-alltoall-bruck", err);
+  mg_status st = mg_mpi_cf_model(pb, "mpi-alltoall-bruck", err);
   if (st != MG_OK) return st;
-  if (!is_ring(&pb->topo)) return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form of mpi-alltoall-bruck on rings only");
+  if (!mg_mpi_is_ring(&pb->topo))
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form of mpi-alltoall-bruck on rings only");
   const mg_model *m = &pb->model;
   uint64_t p = pb->topo.N;
   double c = 0;
@@ -232,17 +216,9 @@ static mg_status bruck_closed_form(const mg_problem_spec *pb, const mg_params *p
 
 /* -------------------------------------------------------------- direct */
 
-/* One round of p(p-1) transfers lives in memory at once (a few hundred
- * bytes each): refuse beyond DIRECT_MAX transfers rather than exhaust it. */
-#define DIRECT_MAX (1u << 22)
-
 static mg_status direct_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
   mg_status st = any_check(pb, ps, err);
-  uint64_t p = pb->topo.N;
-  if (st == MG_OK && p * (p - 1) > DIRECT_MAX)
-    return mg_fail(err, MG_ERR_TOO_LARGE,
-                   "%s puts p(p-1) = %llu transfers in one round, over the %u it holds in memory",
-                   "mpi-alltoall-direct", (unsigned long long)(p * (p - 1)), DIRECT_MAX);
+  if (st == MG_OK) st = mg_mpi_direct_size_check(pb, "mpi-alltoall-direct", err);
   return st;
 }
 
@@ -264,12 +240,11 @@ static mg_status direct_generate(const mg_problem_spec *pb, const mg_params *ps,
 
 static mg_status direct_closed_form(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
   (void)ps;
-  mg_status st = cf_model(pb, "mpi-alltoall-direct", err);
+  mg_status st = mg_mpi_cf_model(pb, "mpi-alltoall-direct", err);
   if (st != MG_OK) return st;
-  if (!is_ring(&pb->topo)) return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form of mpi-alltoall-direct on rings only");
-  const mg_model *m = &pb->model;
-  double q = pb->topo.N / 2;
-  *cost = m->ts + q * m->td + q * (q + 1) / 2 * pb->bytes * m->tl;
+  if (!mg_mpi_is_ring(&pb->topo))
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form of mpi-alltoall-direct on rings only");
+  *cost = mg_mpi_direct_ring_cost(pb);
   return MG_OK;
 }
 
@@ -329,7 +304,7 @@ out:
 
 static mg_status ring_closed_form(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
   (void)ps;
-  mg_status st = cf_model(pb, "mpi-alltoall-ring", err);
+  mg_status st = mg_mpi_cf_model(pb, "mpi-alltoall-ring", err);
   if (st != MG_OK) return st;
   const mg_model *m = &pb->model;
   uint64_t h = 0;

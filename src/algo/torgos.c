@@ -53,113 +53,13 @@
  * round 3 (4.a): each point sends its 27 white pieces to both row neighbours;
  * round 4 (4.b): every node exchanges 27 pieces with its column neighbours.
  */
-#include "meshemu.h"
+#include "diagonal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#define TG_MAX_ROUNDS 40
-
-typedef struct tg_move {
-  int32_t from, to;
-  uint32_t count; /* pieces the sender holds (segment nodes concentrated) */
-} tg_move;
-
-typedef struct tg_plan {
-  uint32_t n[2]; /* extents */
-  uint32_t s;    /* segment length n0/a */
-  int t;         /* phase-4 rounds */
-  uint32_t b[TG_MAX_ROUNDS], x[TG_MAX_ROUNDS];
-  /* phase 1: concentration levels of one segment (offsets from the point) */
-  int nlev;
-  tg_move *mv[TG_MAX_ROUNDS];
-  size_t nmv[TG_MAX_ROUNDS];
-} tg_plan;
-
-static void plan_free(tg_plan *p) {
-  for (int i = 0; i < p->nlev; i++)
-    free(p->mv[i]);
-  p->nlev = 0;
-}
-
-/* Phase 1: concentrate offsets lo..lo+s-1 into offset 0 by threes. Each
- * level groups the remaining members into consecutive triples aligned so
- * that the point is a middle; a full group's middle receives from both
- * sides (disjoint arcs), a partial group's member nearest the point
- * receives. */
-static mg_status plan_conc(tg_plan *p, mg_err *err) {
-  uint32_t s = p->s, m = s;
-  int32_t lo = -(int32_t)((s - 1) / 2);
-  int32_t *pos = mg_calloc(s, sizeof *pos);
-  uint32_t *cnt = mg_calloc(s, sizeof *cnt);
-  mg_status st = MG_OK;
-  if (!pos || !cnt) {
-    st = mg_fail(err, MG_ERR_NOMEM, "out of memory");
-    goto out;
-  }
-  for (uint32_t i = 0; i < s; i++)
-    pos[i] = lo + (int32_t)i, cnt[i] = 1;
-  while (m > 1) {
-    if (p->nlev == TG_MAX_ROUNDS) {
-      st = mg_fail(err, MG_ERR_TOO_LARGE, "too many concentration levels");
-      goto out;
-    }
-    uint32_t ti = 0;
-    while (pos[ti] != 0)
-      ti++;
-    uint32_t o = (ti + 2) % 3; /* (ti - 1) mod 3: the point is a middle */
-    tg_move *mv = mg_calloc(m, sizeof *mv);
-    if (!mv) {
-      st = mg_fail(err, MG_ERR_NOMEM, "out of memory");
-      goto out;
-    }
-    p->mv[p->nlev] = mv;
-    size_t k = 0;
-    uint32_t nm = 0;
-    for (uint32_t g0 = 0; g0 < m;) {
-      uint32_t g1 = g0 == 0 && o > 0 ? o : (g0 + 3 < m ? g0 + 3 : m);
-      uint32_t r; /* receiver index */
-      if (ti >= g0 && ti < g1)
-        r = ti;
-      else if (g1 - g0 == 3)
-        r = g0 + 1;
-      else
-        r = g1 <= ti ? g1 - 1 : g0; /* nearest the point */
-      uint32_t sum = 0;
-      for (uint32_t i = g0; i < g1; i++) {
-        sum += cnt[i];
-        if (i != r) mv[k++] = (tg_move){pos[i], pos[r], cnt[i]};
-      }
-      pos[nm] = pos[r];
-      cnt[nm++] = sum;
-      g0 = g1;
-    }
-    p->nmv[p->nlev++] = k;
-    m = nm;
-  }
-out:
-  free(pos);
-  free(cnt);
-  return st;
-}
-
-/* Parses "3" or "3/9/..." into at most TG_MAX_ROUNDS values. */
-static mg_status parse_list(const char *v, const char *name, uint32_t *out, int *n, mg_err *err) {
-  *n = 0;
-  while (*v) {
-    char *end;
-    unsigned long x = strtoul(v, &end, 10);
-    if (end == v || x == 0 || x > 1000000 || (*end && *end != '/') || *n == TG_MAX_ROUNDS)
-      return mg_fail(err, MG_ERR_INVALID, "parameter %s: expected a positive integer or a list like 3/9", name);
-    out[(*n)++] = (uint32_t)x;
-    v = *end ? end + 1 : end;
-  }
-  if (*n == 0) return mg_fail(err, MG_ERR_INVALID, "parameter %s is empty", name);
-  return MG_OK;
-}
-
-static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, tg_plan *p, mg_err *err) {
+static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, mg_dg_plan *p, mg_err *err) {
   int64_t a;
   mg_status st;
   memset(p, 0, sizeof *p);
@@ -179,16 +79,16 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, tg_pl
     return mg_fail(err, MG_ERR_UNSUPPORTED, "torgos: the segment n0/a = %u does not divide the extent %u", p->s,
                    p->n[1]);
   const char *bv = ps ? mg_params_get(ps, "b") : NULL, *xv = ps ? mg_params_get(ps, "x") : NULL;
-  uint32_t bl[TG_MAX_ROUNDS], xl[TG_MAX_ROUNDS];
+  uint32_t bl[MG_DG_MAX_ROUNDS], xl[MG_DG_MAX_ROUNDS];
   int nb = 1, nx = 0;
   bl[0] = 3;
-  if (bv && strcmp(bv, "auto") && (st = parse_list(bv, "b", bl, &nb, err)) != MG_OK) return st;
-  if (xv && strcmp(xv, "auto") && (st = parse_list(xv, "x", xl, &nx, err)) != MG_OK) return st;
+  if (bv && strcmp(bv, "auto") && (st = mg_dg_parse_list(bv, "b", bl, &nb, err)) != MG_OK) return st;
+  if (xv && strcmp(xv, "auto") && (st = mg_dg_parse_list(xv, "x", xl, &nx, err)) != MG_OK) return st;
   if (nb == 1) {
     /* greedy factoring of s; the remainder is the last round */
     uint32_t rem = p->s, b = bl[0];
     if (b < 2) return mg_fail(err, MG_ERR_INVALID, "torgos: b must be at least 2");
-    while (rem > 1 && rem % b == 0 && p->t < TG_MAX_ROUNDS)
+    while (rem > 1 && rem % b == 0 && p->t < MG_DG_MAX_ROUNDS)
       p->b[p->t++] = b, rem /= b;
     if (rem > 1) p->b[p->t++] = rem;
   } else {
@@ -216,7 +116,7 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, tg_pl
                      nmin);
     p->x[j] = x;
   }
-  return plan_conc(p, err);
+  return mg_dg_plan_conc(p, err);
 }
 
 static mg_status tg_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
@@ -226,9 +126,9 @@ static mg_status tg_check(const mg_problem_spec *pb, const mg_params *ps, mg_err
   if (pb->model.switching == MG_SW_BUS) return mg_fail(err, MG_ERR_UNSUPPORTED, "torgos does not run on buses");
   if (pb->model.port == MG_PORT_ONE)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "torgos sends white and black pieces at once: it needs all-port");
-  tg_plan p;
+  mg_dg_plan p;
   mg_status st = make_plan(pb, ps, &p, err);
-  plan_free(&p);
+  mg_dg_plan_free(&p);
   return st;
 }
 
@@ -271,7 +171,7 @@ typedef struct tg_phase {
   int kind, j;
 } tg_phase;
 
-static int list_phases(const tg_plan *p, tg_phase *ph) {
+static int list_phases(const mg_dg_plan *p, tg_phase *ph) {
   int n = 0;
   ph[n++] = (tg_phase){PH_CONC, 0};
   ph[n++] = (tg_phase){PH_ROW, 0};
@@ -283,14 +183,14 @@ static int list_phases(const tg_plan *p, tg_phase *ph) {
   return n;
 }
 
-static uint32_t s_at(const tg_plan *p, int j) {
+static uint32_t s_at(const mg_dg_plan *p, int j) {
   uint32_t s = p->s;
   for (int i = 0; i < j; i++)
     s /= p->b[i];
   return s;
 }
 
-static uint32_t steps(const tg_plan *p, const tg_col *c, tg_phase ph) {
+static uint32_t steps(const mg_dg_plan *p, const tg_col *c, tg_phase ph) {
   switch (ph.kind) {
   case PH_CONC: return (uint32_t)p->nlev;
   case PH_ROW: return c->nA / p->s / 2;
@@ -301,7 +201,7 @@ static uint32_t steps(const tg_plan *p, const tg_col *c, tg_phase ph) {
 }
 
 typedef struct ring_ctx {
-  const tg_plan *p;
+  const mg_dg_plan *p;
   const tg_col *c;
   mg_emit *e;
   int kind;         /* PH_ROW, PH_COL or PH_4B */
@@ -335,14 +235,14 @@ static mg_status ring_emit(void *arg, uint32_t m, int dir, uint32_t origin, mg_e
   return mg_emit_add(r->e, &tr, err);
 }
 
-static mg_status emit_step(const tg_plan *p, const tg_col *c, tg_phase ph, uint32_t t, mg_emit *e, mg_err *err) {
+static mg_status emit_step(const mg_dg_plan *p, const tg_col *c, tg_phase ph, uint32_t t, mg_emit *e, mg_err *err) {
   mg_status st = MG_OK;
   uint32_t s = p->s;
   if (ph.kind == PH_CONC) {
     for (uint32_t v = 0; v < c->nB && st == MG_OK; v++)
       for (uint32_t pt = v % s; pt < c->nA && st == MG_OK; pt += s)
         for (size_t i = 0; i < p->nmv[t] && st == MG_OK; i++) {
-          const tg_move *mv = &p->mv[t][i];
+          const mg_dg_move *mv = &p->mv[t][i];
           mg_transfer tr = xfer(c, 1, wrapu((int64_t)pt + mv->from, c->nA), v, mv->to - mv->from);
           st = mg_emit_add(e, &tr, err);
         }
@@ -405,8 +305,8 @@ static void colours(const mg_topo *t, tg_col c[2]) {
 }
 
 static mg_status tg_generate_torus(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
-  tg_plan p;
-  tg_phase ph[3 + 2 * TG_MAX_ROUNDS];
+  mg_dg_plan p;
+  tg_phase ph[3 + 2 * MG_DG_MAX_ROUNDS];
   tg_col c[2];
   mg_emit e;
   mg_status st;
@@ -432,7 +332,7 @@ static mg_status tg_generate_torus(const mg_problem_spec *pb, const mg_params *p
   MG_CHECK(mg_emit_end(&e, err));
 out:
   mg_emit_free(&e);
-  plan_free(&p);
+  mg_dg_plan_free(&p);
   return st;
 }
 
@@ -452,11 +352,11 @@ static mg_status tg_generate(const mg_problem_spec *pb, const mg_params *ps, mg_
 /* The cost of the torus schedule, recounted step by step from the plan:
  * every step costs t_s plus the largest (hops t_d + bytes t_l) of its
  * messages over both colours (wormhole, contention-free rounds). */
-static double plan_cost(const tg_plan *p, const mg_problem_spec *pb) {
+static double plan_cost(const mg_dg_plan *p, const mg_problem_spec *pb) {
   const mg_model *m = &pb->model;
   double piece = pb->bytes / 2, total = 0;
   tg_col c[2];
-  tg_phase ph[3 + 2 * TG_MAX_ROUNDS];
+  tg_phase ph[3 + 2 * MG_DG_MAX_ROUNDS];
   colours(&pb->topo, c);
   int nph = list_phases(p, ph);
   for (int i = 0; i < nph; i++) {
@@ -470,7 +370,7 @@ static double plan_cost(const tg_plan *p, const mg_problem_spec *pb) {
         switch (ph[i].kind) {
         case PH_CONC:
           for (size_t q = 0; q < p->nmv[t]; q++) {
-            const tg_move *mv = &p->mv[t][q];
+            const mg_dg_move *mv = &p->mv[t][q];
             double v = fabs((double)(mv->to - mv->from)) * m->td + mv->count * piece * m->tl;
             if (v > worst) worst = v;
           }
@@ -498,10 +398,10 @@ static mg_status tg_closed(const mg_problem_spec *pb, const mg_params *ps, doubl
   if (!is_torus(&pb->topo)) return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form for tori only (meshes add rounds)");
   if (pb->model.switching != MG_SW_WORMHOLE || pb->model.contention != MG_CONT_STRICT)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form for strict wormhole routing only");
-  tg_plan p;
+  mg_dg_plan p;
   mg_status st = make_plan(pb, ps, &p, err);
   if (st == MG_OK) *cost = plan_cost(&p, pb);
-  plan_free(&p);
+  mg_dg_plan_free(&p);
   return st;
 }
 
@@ -531,14 +431,14 @@ static mg_status tg_candidates(const mg_problem_spec *pb, mg_status (*visit)(voi
       for (uint32_t x = b / 2; x <= b + b / 4; x++) {
         mg_params ps;
         mg_err e;
-        tg_plan p;
+        mg_dg_plan p;
         memset(&ps, 0, sizeof ps);
         mg_params_set_int(&ps, "a", a, NULL);
         mg_params_set_int(&ps, "b", b, NULL);
         mg_params_set_int(&ps, "x", x, NULL);
         if (make_plan(&pt, &ps, &p, &e) != MG_OK) continue;
         double c = plan_cost(&p, &pt);
-        plan_free(&p);
+        mg_dg_plan_free(&p);
         int pos = nbest;
         while (pos > 0 && best[pos - 1].cost > c)
           pos--;
@@ -552,12 +452,12 @@ static mg_status tg_candidates(const mg_problem_spec *pb, mg_status (*visit)(voi
       /* a = n0: no phase 4 */
       tg_cand c = {a, 2, 1, 0};
       mg_params ps;
-      tg_plan p;
+      mg_dg_plan p;
       memset(&ps, 0, sizeof ps);
       mg_params_set_int(&ps, "a", a, NULL);
       if (make_plan(&pt, &ps, &p, NULL) != MG_OK) continue;
       c.cost = plan_cost(&p, &pt);
-      plan_free(&p);
+      mg_dg_plan_free(&p);
       int pos = nbest;
       while (pos > 0 && best[pos - 1].cost > c.cost)
         pos--;

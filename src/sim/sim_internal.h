@@ -66,6 +66,10 @@ struct mg_sim {
   uint64_t *arc_touched;
   size_t narc_touched, caparc_touched;
   uint32_t *send_stamp, *send_user, *recv_stamp, *recv_user;
+  /* messages each node sends in the current round (valid where send_stamp
+   * is the round's stamp) and the round's largest start-up multiple */
+  uint32_t *send_count;
+  uint32_t round_startups;
   uint32_t *bus_stamp, *bus_user; /* 2n buses: rows then columns */
   const mg_round *cur_round;
 

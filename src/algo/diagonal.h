@@ -1,0 +1,33 @@
+/* The plan shared by torgos and cubgos (seed 000 sections 5.2 and 6.2):
+ * a segment of s nodes concentrated by threes into its diagonal point
+ * (phase 1), and the per-round b_j, x_j of the multiplying rounds. */
+#ifndef MG_DIAGONAL_H
+#define MG_DIAGONAL_H
+
+#include "meshemu.h"
+
+#define MG_DG_MAX_ROUNDS 40
+
+typedef struct mg_dg_move {
+  int32_t from, to;
+  uint32_t count; /* pieces the sender holds (segment nodes concentrated) */
+} mg_dg_move;
+
+typedef struct mg_dg_plan {
+  uint32_t n[2]; /* extents */
+  uint32_t s;    /* segment length n0/a */
+  int t;         /* phase-4 rounds */
+  uint32_t b[MG_DG_MAX_ROUNDS], x[MG_DG_MAX_ROUNDS];
+  /* phase 1: concentration levels of one segment (offsets from the point) */
+  int nlev;
+  mg_dg_move *mv[MG_DG_MAX_ROUNDS];
+  size_t nmv[MG_DG_MAX_ROUNDS];
+} mg_dg_plan;
+
+void mg_dg_plan_free(mg_dg_plan *p);
+/* Phase 1: the concentration levels of one segment of p->s nodes. */
+mg_status mg_dg_plan_conc(mg_dg_plan *p, mg_err *err);
+/* Parses "3" or "3/9/..." into at most MG_DG_MAX_ROUNDS values. */
+mg_status mg_dg_parse_list(const char *v, const char *name, uint32_t *out, int *n, mg_err *err);
+
+#endif
