@@ -268,7 +268,8 @@ static void test_cli(void **state) {
   out = run_cli("run --algo auto --problem exchange --topo ring:8 --model contention=shared --json");
   assert_non_null(out);
   assert_non_null(strstr(out, "\"auto\": true"));
-  assert_non_null(strstr(out, "\"algorithm\": \"mpi-alltoall-bruck\"")); /* log2 8 = 3 start-ups; direct needs ceil(7/2) = 4 */
+  assert_non_null(
+      strstr(out, "\"algorithm\": \"mpi-alltoall-bruck\"")); /* log2 8 = 3 start-ups; direct needs ceil(7/2) = 4 */
   free(out);
   out = run_cli("compare --problem exchange --topo torus:4x4 --model contention=strict --json");
   assert_non_null(out);

@@ -119,8 +119,8 @@ static mg_status sim_begin(void *ctx, const mg_schedule_info *info, mg_err *err)
     return mg_fail(err, MG_ERR_INVALID, "contention=fair is defined for wormhole and circuit switching");
   if (info->model.contention == MG_CONT_FAIR && !(s->arc_index = mg_calloc(s->nslots, sizeof(uint32_t))))
     return mg_fail(err, MG_ERR_NOMEM, "cannot allocate the fair-sharing arc index");
-  if (!s->arc_stamp || !s->arc_user || !s->arc_bytes || !s->send_stamp || !s->send_user || !s->send_count || !s->recv_stamp ||
-      !s->recv_user || !s->bus_stamp || !s->bus_user)
+  if (!s->arc_stamp || !s->arc_user || !s->arc_bytes || !s->send_stamp || !s->send_user || !s->send_count ||
+      !s->recv_stamp || !s->recv_user || !s->bus_stamp || !s->bus_user)
     return mg_fail(err, MG_ERR_NOMEM, "cannot allocate the simulator's bookkeeping");
   s->rep.verified = 0;
   s->t0 = mg_now();
