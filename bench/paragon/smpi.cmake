@@ -11,7 +11,7 @@ add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/paragon_smpi
           -o ${CMAKE_BINARY_DIR}/paragon_smpi
   DEPENDS ${MG_SMPI_SOURCES} ${CMAKE_SOURCE_DIR}/include/meshgossip.h ${CMAKE_SOURCE_DIR}/include/meshgossip_mpi.h
   COMMENT "smpicc paragon_smpi" VERBATIM)
-add_custom_target(paragon_smpi ALL DEPENDS ${CMAKE_BINARY_DIR}/paragon_smpi)
+add_custom_target(paragon-smpi ALL DEPENDS ${CMAKE_BINARY_DIR}/paragon_smpi)
 add_test(NAME smpi_paragon_9x9 COMMAND bash ${CMAKE_SOURCE_DIR}/bench/paragon/smpi_check.sh
          ${CMAKE_BINARY_DIR}/paragon_smpi)
 set_tests_properties(smpi_paragon_9x9 PROPERTIES TIMEOUT 300 LABELS smpi)
