@@ -75,41 +75,7 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, mg_dg
     if (t->n[k] % p->s)
       return mg_fail(err, MG_ERR_UNSUPPORTED, "cubgos: the spacing n0/a = %u does not divide the extent %u", p->s,
                      t->n[k]);
-  const char *bv = ps ? mg_params_get(ps, "b") : NULL, *xv = ps ? mg_params_get(ps, "x") : NULL;
-  uint32_t bl[MG_DG_MAX_ROUNDS], xl[MG_DG_MAX_ROUNDS];
-  int nb = 1, nx = 0;
-  bl[0] = 3;
-  if (bv && strcmp(bv, "auto") && (st = mg_dg_parse_list(bv, "b", bl, &nb, err)) != MG_OK) return st;
-  if (xv && strcmp(xv, "auto") && (st = mg_dg_parse_list(xv, "x", xl, &nx, err)) != MG_OK) return st;
-  if (nb == 1) {
-    uint32_t rem = p->s, b = bl[0];
-    if (b < 2) return mg_fail(err, MG_ERR_INVALID, "cubgos: b must be at least 2");
-    while (rem > 1 && rem % b == 0 && p->t < MG_DG_MAX_ROUNDS)
-      p->b[p->t++] = b, rem /= b;
-    if (rem > 1) p->b[p->t++] = rem;
-  } else {
-    uint64_t prod = 1;
-    for (int j = 0; j < nb; j++) {
-      if (bl[j] < 2) return mg_fail(err, MG_ERR_INVALID, "cubgos: every b_i must be at least 2");
-      prod *= bl[j];
-      if (prod > p->s) break;
-      p->b[p->t++] = bl[j];
-    }
-    if (prod != p->s)
-      return mg_fail(err, MG_ERR_UNSUPPORTED, "cubgos: the b_i multiply to %llu, not n0/a = %u",
-                     (unsigned long long)prod, p->s);
-  }
-  if (nx > 1 && nx != p->t) return mg_fail(err, MG_ERR_INVALID, "cubgos: %d x_i for %d rounds", nx, p->t);
-  for (int j = 0; j < p->t; j++) {
-    uint32_t lo = p->b[j] / 2, x = nx == 0 ? lo : xl[nx == 1 ? 0 : j];
-    if (x < lo) {
-      if (nx > 1) return mg_fail(err, MG_ERR_INVALID, "cubgos: x_%d = %u is below floor(b_%d/2) = %u", j, x, j, lo);
-      x = lo;
-    }
-    if (2 * x + 2 - p->b[j] > nmin)
-      return mg_fail(err, MG_ERR_UNSUPPORTED, "cubgos: x = %u cuts the data into more parts than %u", x, nmin);
-    p->x[j] = x;
-  }
+  if ((st = mg_dg_plan_rounds(p, ps, "cubgos", nmin, err)) != MG_OK) return st;
   p->n[0] = n0;
   return mg_dg_plan_conc(p, err);
 }

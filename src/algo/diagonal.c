@@ -2,6 +2,7 @@
 #include "diagonal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void mg_dg_plan_free(mg_dg_plan *p) {
   for (int i = 0; i < p->nlev; i++)
@@ -82,5 +83,46 @@ mg_status mg_dg_parse_list(const char *v, const char *name, uint32_t *out, int *
     v = *end ? end + 1 : end;
   }
   if (*n == 0) return mg_fail(err, MG_ERR_INVALID, "parameter %s is empty", name);
+  return MG_OK;
+}
+
+mg_status mg_dg_plan_rounds(mg_dg_plan *p, const mg_params *ps, const char *algo, uint32_t nmin, mg_err *err) {
+  mg_status st;
+  const char *bv = ps ? mg_params_get(ps, "b") : NULL, *xv = ps ? mg_params_get(ps, "x") : NULL;
+  uint32_t bl[MG_DG_MAX_ROUNDS], xl[MG_DG_MAX_ROUNDS];
+  int nb = 1, nx = 0;
+  bl[0] = 3;
+  if (bv && strcmp(bv, "auto") && (st = mg_dg_parse_list(bv, "b", bl, &nb, err)) != MG_OK) return st;
+  if (xv && strcmp(xv, "auto") && (st = mg_dg_parse_list(xv, "x", xl, &nx, err)) != MG_OK) return st;
+  if (nb == 1) {
+    /* greedy factoring of s; the remainder is the last round */
+    uint32_t rem = p->s, b = bl[0];
+    if (b < 2) return mg_fail(err, MG_ERR_INVALID, "%s: b must be at least 2", algo);
+    while (rem > 1 && rem % b == 0 && p->t < MG_DG_MAX_ROUNDS)
+      p->b[p->t++] = b, rem /= b;
+    if (rem > 1) p->b[p->t++] = rem;
+  } else {
+    uint64_t prod = 1;
+    for (int j = 0; j < nb; j++) {
+      if (bl[j] < 2) return mg_fail(err, MG_ERR_INVALID, "%s: every b_i must be at least 2", algo);
+      prod *= bl[j];
+      if (prod > p->s) break;
+      p->b[p->t++] = bl[j];
+    }
+    if (prod != p->s)
+      return mg_fail(err, MG_ERR_UNSUPPORTED, "%s: the b_i multiply to %llu, not n0/a = %u", algo,
+                     (unsigned long long)prod, p->s);
+  }
+  if (nx > 1 && nx != p->t) return mg_fail(err, MG_ERR_INVALID, "%s: %d x_i for %d rounds", algo, nx, p->t);
+  for (int j = 0; j < p->t; j++) {
+    uint32_t lo = p->b[j] / 2, x = nx == 0 ? lo : xl[nx == 1 ? 0 : j];
+    if (x < lo) {
+      if (nx > 1) return mg_fail(err, MG_ERR_INVALID, "%s: x_%d = %u is below floor(b_%d/2) = %u", algo, j, x, j, lo);
+      x = lo;
+    }
+    if (2 * x + 2 - p->b[j] > nmin)
+      return mg_fail(err, MG_ERR_UNSUPPORTED, "%s: x = %u cuts the data into more parts than %u nodes", algo, x, nmin);
+    p->x[j] = x;
+  }
   return MG_OK;
 }

@@ -27,6 +27,11 @@ typedef struct mg_dg_plan {
 void mg_dg_plan_free(mg_dg_plan *p);
 /* Phase 1: the concentration levels of one segment of p->s nodes. */
 mg_status mg_dg_plan_conc(mg_dg_plan *p, mg_err *err);
+/* The multiplying rounds from the parameters b and x (defaults 3 and
+ * floor(b_j/2)): one b factors p->s greedily, the remainder being the last
+ * round; a list b0/b1/... must multiply to p->s; x_j >= floor(b_j/2), and
+ * its 2x_j - b_j + 2 parts must fit in nmin nodes. */
+mg_status mg_dg_plan_rounds(mg_dg_plan *p, const mg_params *ps, const char *algo, uint32_t nmin, mg_err *err);
 /* Parses "3" or "3/9/..." into at most MG_DG_MAX_ROUNDS values. */
 mg_status mg_dg_parse_list(const char *v, const char *name, uint32_t *out, int *n, mg_err *err);
 

@@ -200,6 +200,13 @@ static mg_status walk_route(mg_sim *s, const mg_transfer *tr, size_t i, const mg
   return MG_OK;
 }
 
+/* Start-ups a node pays for the messages it has started this round: one
+ * per out-arc at a time (see port_rule). */
+static uint32_t node_startups(const mg_sim *s, uint32_t node) {
+  uint32_t deg = (uint32_t)mg_topo_in_degree(&s->info.topo, node);
+  return deg > 0 ? (s->send_count[node] + deg - 1) / deg : 1;
+}
+
 static mg_status port_rule(mg_sim *s, size_t i, uint32_t node, int send, mg_err *err) {
   uint32_t stamp = (uint32_t)(s->rep.rounds + 1);
   uint32_t *st = send ? s->send_stamp : s->recv_stamp, *us = send ? s->send_user : s->recv_user;
@@ -207,14 +214,14 @@ static mg_status port_rule(mg_sim *s, size_t i, uint32_t node, int send, mg_err 
     return mg_sim_violate(s, err, send ? MG_RULE_ONE_PORT_SEND : MG_RULE_ONE_PORT_RECV, (int64_t)us[node], (int64_t)i,
                           node, -1, "round %lld: node %u %s twice under the one-port model (transfers %u and %zu)",
                           (long long)s->rep.rounds, node, send ? "sends" : "receives", us[node], i);
-  if (send) {
+  if (send && s->info.model.contention != MG_CONT_STRICT) {
     /* An all-port node starts one message per out-arc at a time: its k
      * messages of a round cost ceil(k/deg) start-ups, one after the other
      * (seed 000 section 7: sends are dispatched one after the other). Under
-     * strict contention k <= deg always; with shared arcs it need not be. */
+     * strict contention k <= deg always (and nothing is counted); with
+     * shared arcs it need not be. */
     s->send_count[node] = st[node] == stamp ? s->send_count[node] + 1 : 1;
-    uint32_t deg = (uint32_t)mg_topo_in_degree(&s->info.topo, node);
-    uint32_t mult = deg > 0 ? (s->send_count[node] + deg - 1) / deg : 1;
+    uint32_t mult = node_startups(s, node);
     if (mult > s->round_startups) s->round_startups = mult;
   }
   st[node] = stamp;
@@ -370,8 +377,7 @@ static mg_status sim_round(void *ctx, mg_round *rd, mg_err *err) {
       /* the sender's start-ups come one after the other (see port_rule) */
       double ts_i = m->ts;
       if (m->switching != MG_SW_SAF) {
-        uint32_t src = rd->t[i].src, deg = (uint32_t)mg_topo_in_degree(&s->info.topo, src);
-        ts_i = m->ts * (deg > 0 ? (double)((s->send_count[src] + deg - 1) / deg) : 1.0);
+        ts_i = m->ts * node_startups(s, rd->t[i].src);
         s->fair_fixed[i] += ts_i - m->ts;
       }
       double c = s->fair_fixed[i] + s->fair_work[i] * m->tl;
