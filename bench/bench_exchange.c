@@ -54,7 +54,7 @@ int main(int argc, char **argv) {
     char topo[32];
     snprintf(topo, sizeof topo, "ring:%d", n);
     if (!run("exchange-ring", topo, "port=one,contention=strict,ts=0,tl=1", &rep)) return 1;
-    tseng_cost c = tseng_thm1(d);
+    mg_tseng_cost c = mg_tseng_thm1(d);
     int ts_ok = rep.startups <= c.startups, tx_ok = rep.cost <= c.blocks;
     total++;
     hold_both += ts_ok && tx_ok;

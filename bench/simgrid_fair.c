@@ -2,7 +2,7 @@
  *
  * For a few MPI baselines that share arcs, every round of the schedule is
  * priced three ways: the busiest-arc rule (contention=shared), our max-min
- * fair sharing (contention=fair, src/sim/fair.c) and SimGrid's CM02
+ * fair sharing (contention=fair, src/model/fair.c) and SimGrid's CM02
  * network model (max-min fair sharing of links, no latency factors), on a
  * platform with one host per node, one link per directed arc and the
  * default dimension-order route between every pair that talks. ts = td = 0

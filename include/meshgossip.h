@@ -374,6 +374,40 @@ void mg_sim_destroy(mg_sim *s);
 int mg_sim_holds(const mg_sim *s, uint32_t node, uint64_t item);
 
 /* ------------------------------------------------------------------ */
+/* The driver: generator -> taps -> simulator                           */
+/* ------------------------------------------------------------------ */
+
+/* A tap is a sink decorator that observes the stream the simulator
+ * verifies: the schedule's info, each round before and after the
+ * simulator checked and priced it, each transfer with its items resolved,
+ * and the final report. The exporters (schedule files) and the MPI planner
+ * are taps. Every callback is optional (NULL); one that returns an error
+ * stops the run with that error. */
+typedef struct mg_tap {
+  mg_status (*begin)(void *ctx, const mg_schedule_info *info, mg_err *err);
+  mg_status (*round_begin)(void *ctx, const mg_round *r, mg_err *err);
+  mg_status (*resolved)(void *ctx, const mg_resolved *res, mg_err *err);
+  /* only after a round that verified */
+  mg_status (*round_end)(void *ctx, const mg_round *r, const mg_report *so_far, mg_err *err);
+  /* Called exactly once per run, whatever happened, with the run's
+   * status so far (MG_OK: verified and complete) and the final report;
+   * where the tap owns a resource (a file) it commits or discards it here. */
+  mg_status (*end)(void *ctx, mg_status st, const mg_report *rep, mg_err *err);
+  void *ctx;
+} mg_tap;
+
+/* A schedule's source: streams begin, rounds, end into the sink. */
+typedef mg_status (*mg_generator_fn)(void *arg, mg_sink *sink, mg_err *err);
+
+/* The one driver: runs gen through the taps (in order) into the
+ * simulator, and fills rep (also on a violation, which returns
+ * MG_ERR_VIOLATION) with the lower bound and the ratio to it when the
+ * schedule verified. opts->on_resolved, if set, is called after the taps'
+ * resolved callbacks. Every tap's end is called once, whatever happened. */
+mg_status mg_drive(mg_generator_fn gen, void *gen_arg, mg_tap *taps, size_t ntaps, const mg_sim_opts *opts,
+                   mg_report *rep, mg_err *err);
+
+/* ------------------------------------------------------------------ */
 /* Algorithms                                                           */
 /* ------------------------------------------------------------------ */
 
@@ -402,7 +436,12 @@ typedef struct mg_algo {
    * algorithms); it is meant to be priced under contention=shared and is
    * rejected under strict. */
   int needs_shared;
-  /* Refuses with a one-line reason (MG_ERR_UNSUPPORTED) or returns MG_OK. */
+  /* 1: runs on mesh-bus computers (meshbus:N, switching=bus) only; 0: on
+   * rings, lines, tori and meshes only. mg_algo_check refuses the other
+   * kind of machine, for every algorithm. */
+  int on_bus;
+  /* Refuses with a one-line reason (NULL: no restriction beyond the
+   * registry's) (MG_ERR_UNSUPPORTED) or returns MG_OK. */
   mg_status (*check)(const mg_problem_spec *pb, const mg_params *ps, mg_err *err);
   /* Streams the schedule into the sink. */
   mg_status (*generate)(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err);
@@ -421,6 +460,12 @@ const mg_algo *mg_algo_find(const char *name);
 mg_status mg_algo_lookup(const char *spec, const mg_algo **algo, mg_params *ps, mg_err *err);
 /* Registry-level check: parameters declared, then the algorithm's check. */
 mg_status mg_algo_check(const mg_algo *a, const mg_problem_spec *pb, const mg_params *ps, mg_err *err);
+
+/* mg_drive with a registered algorithm as the generator, after the
+ * registry's check (a refusal returns MG_ERR_UNSUPPORTED/INVALID; the taps'
+ * end is still called). ps may be NULL (defaults). */
+mg_status mg_drive_algo(const mg_algo *a, const mg_problem_spec *pb, const mg_params *ps, mg_tap *taps, size_t ntaps,
+                        const mg_sim_opts *opts, mg_report *rep, mg_err *err);
 
 /* Generates and simulates in one call. rep is filled in every case that
  * reaches the simulator (including violations, which return
@@ -522,6 +567,13 @@ mg_status mg_lower_bound(const mg_problem_spec *pb, mg_bound *b, mg_err *err);
 /* ------------------------------------------------------------------ */
 /* Schedule files                                                       */
 /* ------------------------------------------------------------------ */
+
+/* The schedule file's tap: writes the schedule (items explicit, the
+ * routes walked, the simulator's report) to a temporary file beside path;
+ * its end renames the file into place when the run verified and removes
+ * it otherwise, so no partial file is ever left. Hand it to mg_drive (its
+ * end also frees the tap's state). MG_ERR_IO if the file cannot be made. */
+mg_status mg_export_json_tap(const char *path, mg_tap *tap, mg_err *err);
 
 /* Runs the generator through the simulator and writes the schedule file
  * (items explicit) to path atomically: on any failure no file is left. */

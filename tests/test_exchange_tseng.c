@@ -36,17 +36,17 @@ static void test_ring_phases_lemmas(void **state) {
     mg_report rep = run_rounds("exchange-ring:overlap=0", topo);
     assert_true(rep.n_round_costs > (size_t)(2 * d - 2) && rep.n_round_costs <= (size_t)(4 * d - 4));
     for (int l = 0; l <= d - 3; l++) {
-      assert_true(rep.round_costs[l] == tseng_lemma2_blocks(d, l));             /* Lemma 2 */
-      assert_true(rep.round_costs[2 * d - 3 - l] == tseng_lemma2_blocks(d, l)); /* Lemma 5 */
-      assert_true(tseng_cor1_blocks(d, l) == tseng_lemma2_blocks(d, l));        /* Corollary 1 */
+      assert_true(rep.round_costs[l] == mg_tseng_lemma2_blocks(d, l));             /* Lemma 2 */
+      assert_true(rep.round_costs[2 * d - 3 - l] == mg_tseng_lemma2_blocks(d, l)); /* Lemma 5 */
+      assert_true(mg_tseng_cor1_blocks(d, l) == mg_tseng_lemma2_blocks(d, l));     /* Corollary 1 */
     }
-    assert_true(rep.round_costs[d - 2] == tseng_lemma3_blocks(d)); /* Lemma 3 */
-    assert_true(rep.round_costs[d - 1] == tseng_lemma4_blocks(d)); /* Lemma 4 */
+    assert_true(rep.round_costs[d - 2] == mg_tseng_lemma3_blocks(d)); /* Lemma 3 */
+    assert_true(rep.round_costs[d - 1] == mg_tseng_lemma4_blocks(d)); /* Lemma 4 */
     double plus = 0;
     for (int r = 0; r < 2 * d - 2; r++)
       plus += rep.round_costs[r];
-    assert_true(plus == tseng_lemma6_sum(d).blocks); /* Lemma 6 (proof) */
-    assert_true(plus == tseng_lemma6(d).blocks);     /* Lemma 6 (closed form) */
+    assert_true(plus == mg_tseng_lemma6_sum(d).blocks); /* Lemma 6 (proof) */
+    assert_true(plus == mg_tseng_lemma6(d).blocks);     /* Lemma 6 (closed form) */
     mg_report_free(&rep);
   }
 }
@@ -60,9 +60,9 @@ static void test_ring_theorem1(void **state) {
     snprintf(topo, sizeof topo, "ring:%d", 1 << d);
     mg_report rep = run_rounds("exchange-ring", topo);
     assert_int_equal(rep.rounds, 2 * d - 2);
-    if (rep.cost != tseng_thm1(d).blocks) fail_msg("d=%d cost %g thm1 %g", d, rep.cost, tseng_thm1(d).blocks);
-    assert_true(rep.round_costs[0] == tseng_lemma2_blocks(d, 0) + 1);
-    assert_true(rep.round_costs[2 * d - 3] == tseng_lemma2_blocks(d, 0) + 1);
+    if (rep.cost != mg_tseng_thm1(d).blocks) fail_msg("d=%d cost %g thm1 %g", d, rep.cost, mg_tseng_thm1(d).blocks);
+    assert_true(rep.round_costs[0] == mg_tseng_lemma2_blocks(d, 0) + 1);
+    assert_true(rep.round_costs[2 * d - 3] == mg_tseng_lemma2_blocks(d, 0) + 1);
     mg_report_free(&rep);
     /* the closed form callback prices Theorem 1 */
     mg_problem_spec pb = th_paper(MG_EXCHANGE, topo, 7);
@@ -70,7 +70,7 @@ static void test_ring_theorem1(void **state) {
     const mg_algo *a = mg_algo_find("exchange-ring");
     double cf;
     assert_int_equal(a->closed_form(&pb, NULL, &cf, NULL), MG_OK);
-    assert_true(cf == 7 * (2 * d - 2) + tseng_thm1(d).blocks);
+    assert_true(cf == 7 * (2 * d - 2) + mg_tseng_thm1(d).blocks);
     assert_true(fabs(th_cost("exchange-ring", &pb) - cf) < 1e-9);
   }
 }
@@ -108,19 +108,19 @@ static void test_dimwise(void **state) {
     snprintf(topo, sizeof topo, "torus:%dx%d", 1 << d, 1 << d);
     mg_problem_spec pb = th_paper(MG_EXCHANGE, topo, 3);
     pb.model.port = MG_PORT_ONE;
-    tseng_cost c = tseng_lemma7(d);
+    mg_tseng_cost c = mg_tseng_lemma7(d);
     assert_true(th_cost("exchange-dimwise", &pb) == 3 * c.startups + c.blocks); /* Lemma 7 */
   }
   {
     mg_problem_spec pb = th_paper(MG_EXCHANGE, "torus:8x8x8", 3);
     pb.model.port = MG_PORT_ONE;
-    tseng_cost c = tseng_c1(3);
+    mg_tseng_cost c = mg_tseng_c1(3);
     assert_true(th_cost("exchange-dimwise", &pb) == 3 * c.startups + c.blocks); /* section 4, C1 */
   }
   {
     mg_problem_spec pb = th_paper(MG_EXCHANGE, "torus:8x16", 3);
     pb.model.port = MG_PORT_ONE;
-    double want = 3 * (4 + 6) + 16 * tseng_thm1(3).blocks + 8 * tseng_thm1(4).blocks;
+    double want = 3 * (4 + 6) + 16 * mg_tseng_thm1(3).blocks + 8 * mg_tseng_thm1(4).blocks;
     assert_true(th_cost("exchange-dimwise", &pb) == want);
   }
 }
@@ -141,7 +141,7 @@ static void test_partitioned(void **state) {
     snprintf(topo, sizeof topo, "torus:%dx%d", 1 << d, 1 << d);
     mg_problem_spec pb = th_paper(MG_EXCHANGE, topo, 5);
     pb.model.port = MG_PORT_ONE;
-    tseng_cost c = tseng_thm2(d);
+    mg_tseng_cost c = mg_tseng_thm2(d);
     mg_report rep = run_rounds("exchange-partitioned", topo);
     assert_int_equal(rep.rounds, (int64_t)c.startups);             /* 4d - 6 */
     assert_true(rep.cost == c.blocks);                             /* Theorem 2 */
@@ -187,19 +187,19 @@ static void test_c64(void **state) {
  * docs/paper-notes.md for the two rows that differ). */
 static void test_tables_vs_theorems(void **state) {
   (void)state;
-  tseng_cost c;
+  mg_tseng_cost c;
   for (int d = 4; d <= 10; d++) {
-    assert_true(tseng_table("T4", d, &c));
-    assert_true(c.startups == tseng_thm2(d).startups);
+    assert_true(mg_tseng_table("T4", d, &c));
+    assert_true(c.startups == mg_tseng_thm2(d).startups);
     if (d >= 5)
-      assert_true(fabs(c.blocks - tseng_thm2(d).blocks) < 1e-6 * c.blocks);
+      assert_true(fabs(c.blocks - mg_tseng_thm2(d).blocks) < 1e-6 * c.blocks);
     else
-      assert_true(fabs(c.blocks + (7.0 / 3) * 64 - tseng_thm2(d).blocks) < 1e-9); /* printed 1/3 for 8/3 */
+      assert_true(fabs(c.blocks + (7.0 / 3) * 64 - mg_tseng_thm2(d).blocks) < 1e-9); /* printed 1/3 for 8/3 */
   }
   for (int d = 5; d <= 10; d++) {
-    assert_true(tseng_table("C64", d, &c));
-    assert_true(fabs(c.blocks - tseng_thm3(d).blocks) < 1e-6 * c.blocks);
-    assert_true(c.startups + 10 == tseng_thm3(d).startups); /* printed 8d-25; Theorem 3 gives 8d-15 */
+    assert_true(mg_tseng_table("C64", d, &c));
+    assert_true(fabs(c.blocks - mg_tseng_thm3(d).blocks) < 1e-6 * c.blocks);
+    assert_true(c.startups + 10 == mg_tseng_thm3(d).startups); /* printed 8d-25; Theorem 3 gives 8d-15 */
   }
 }
 
@@ -211,12 +211,12 @@ static void test_sync(void **state) {
     char topo[32];
     snprintf(topo, sizeof topo, "ring:%d", 1 << d);
     mg_report rep = run_rounds("exchange-ring:sync=1", topo);
-    assert_int_equal(rep.rounds, (2 * d - 2) + tseng_barriers(d));
-    assert_true(rep.cost == tseng_thm1(d).blocks); /* ts = 0: null messages carry nothing */
+    assert_int_equal(rep.rounds, (2 * d - 2) + mg_tseng_barriers(d));
+    assert_true(rep.cost == mg_tseng_thm1(d).blocks); /* ts = 0: null messages carry nothing */
     mg_report_free(&rep);
     mg_problem_spec pb = th_paper(MG_EXCHANGE, topo, 100);
     pb.model.port = MG_PORT_ONE;
-    assert_true(th_cost("exchange-ring:sync=1", &pb) == 100.0 * (4 * d - 7) + tseng_thm1(d).blocks);
+    assert_true(th_cost("exchange-ring:sync=1", &pb) == 100.0 * (4 * d - 7) + mg_tseng_thm1(d).blocks);
   }
   mg_report rep;
   mg_problem_spec pb = th_problem(MG_EXCHANGE, "ring:12", "port=one", 1.0);

@@ -1,5 +1,5 @@
 /* contention=fair: max-min fair sharing of the arcs within a round
- * (src/sim/fair.c), against hand-computed fluid schedules. */
+ * (src/model/fair.c), against hand-computed fluid schedules. */
 #include "helpers.h"
 
 #include <math.h>

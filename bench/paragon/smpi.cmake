@@ -1,9 +1,6 @@
 # The SMPI build of the Paragon experiment and its CTest check; included
 # from the top CMakeLists.txt when smpicc and smpirun are found.
-file(GLOB MG_SMPI_CORE CONFIGURE_DEPENDS
-  ${CMAKE_SOURCE_DIR}/src/util/*.c ${CMAKE_SOURCE_DIR}/src/topo/*.c ${CMAKE_SOURCE_DIR}/src/schedule/*.c
-  ${CMAKE_SOURCE_DIR}/src/sim/*.c ${CMAKE_SOURCE_DIR}/src/algo/*.c ${CMAKE_SOURCE_DIR}/src/analytic/*.c
-  ${CMAKE_SOURCE_DIR}/src/tables/*.c)
+file(GLOB MG_SMPI_CORE CONFIGURE_DEPENDS ${MG_CORE_GLOBS})
 set(MG_SMPI_SOURCES ${MG_SMPI_CORE} ${CMAKE_SOURCE_DIR}/src/mpi/plan.c ${CMAKE_SOURCE_DIR}/src/mpi/exec.c
     ${CMAKE_SOURCE_DIR}/bench/paragon/paragon.c)
 add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/paragon_smpi

@@ -74,8 +74,6 @@ typedef struct mg_bus_phase {
   size_t ntok, captok;
 } mg_bus_phase;
 
-/* The generic check of the mesh-bus algorithms: gossip on meshbus:N. */
-mg_status mg_bus_check(const mg_problem_spec *pb, const char *algo, mg_err *err);
 mg_status mg_bus_phase_init(mg_bus_phase *ph, uint32_t n, uint64_t ell, mg_err *err);
 /* Queues a message of len tokens from src on its row or column bus; an
  * empty message is dropped. */

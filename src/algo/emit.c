@@ -54,7 +54,6 @@ mg_status mg_check_1d_gossip(const mg_problem_spec *pb, const char *algo, mg_err
   if (pb->problem != MG_GOSSIP) return mg_fail(err, MG_ERR_UNSUPPORTED, "%s is a gossip algorithm", algo);
   if (pb->topo.kind != MG_TOPO_GRID || pb->topo.d != 1)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "%s needs a ring or a line (one dimension)", algo);
-  if (pb->model.switching == MG_SW_BUS) return mg_fail(err, MG_ERR_UNSUPPORTED, "%s does not run on buses", algo);
   if (pb->model.port == MG_PORT_ONE)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "%s needs the all-port model (a node sends both ways at once)", algo);
   return MG_OK;

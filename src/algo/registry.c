@@ -75,5 +75,16 @@ mg_status mg_algo_check(const mg_algo *a, const mg_problem_spec *pb, const mg_pa
   for (int i = 0; ps && i < ps->n; i++)
     if (!declared(a, ps->p[i].name))
       return mg_fail(err, MG_ERR_INVALID, "algorithm %s has no parameter '%s'", a->name, ps->p[i].name);
-  return a->check(pb, ps, err);
+  /* The kind of machine, for every algorithm in one place. A mesh-bus
+   * algorithm says so first; the others first let their own check name
+   * the topology they need ("ring needs a ring"), the more useful reason. */
+  if (a->on_bus && pb->topo.kind != MG_TOPO_MESHBUS)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "%s needs a mesh-bus computer (meshbus:N)", a->name);
+  if (a->on_bus && pb->model.switching != MG_SW_BUS)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "%s needs switching=bus", a->name);
+  mg_status st = a->check ? a->check(pb, ps, err) : MG_OK;
+  if (st != MG_OK) return st;
+  if (!a->on_bus && (pb->topo.kind == MG_TOPO_MESHBUS || pb->model.switching == MG_SW_BUS))
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "%s does not run on buses", a->name);
+  return MG_OK;
 }

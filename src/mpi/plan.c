@@ -1,5 +1,5 @@
-/* The MPI planner. It wraps the simulator's sink, as the exporter does:
- * the generator streams rounds, the simulator resolves every transfer's
+/* The MPI planner. It is a tap on the one driver (algo/drive.c), as the
+ * exporter is: the generator streams rounds, the simulator resolves every transfer's
  * items against the state at the round's start (on_resolved), and the
  * planner keeps the transfers this node sends or receives, turning items
  * into byte ranges:
@@ -95,8 +95,6 @@ static int map_put(slot_map *m, uint64_t block, uint64_t val) {
 typedef struct planner {
   mg_rank_plan *p;
   const int *rank_of_node;
-  mg_sim *sim;
-  mg_sink inner;
   /* this round's messages, receives and sends apart */
   mg_pmsg *rmsg, *smsg;
   size_t nr, capr, ns, caps;
@@ -237,17 +235,22 @@ static mg_status pl_begin(void *ctx, const mg_schedule_info *info, mg_err *err) 
       x->held[it / 64] |= 1ull << (it % 64);
     }
   }
-  return x->inner.begin(x->inner.ctx, info, err);
+  return MG_OK;
 }
 
-static mg_status pl_round(void *ctx, mg_round *r, mg_err *err) {
+static mg_status pl_round_begin(void *ctx, const mg_round *r, mg_err *err) {
   planner *x = ctx;
-  mg_rank_plan *p = x->p;
+  (void)r, (void)err;
   x->nr = x->ns = 0;
   x->stage_cur = x->scratch_cur = 0;
   x->nfreed = 0;
-  mg_status st = x->inner.round(x->inner.ctx, r, err);
-  if (st != MG_OK) return st;
+  return MG_OK;
+}
+
+static mg_status pl_round_end(void *ctx, const mg_round *r, const mg_report *so_far, mg_err *err) {
+  planner *x = ctx;
+  mg_rank_plan *p = x->p;
+  (void)r, (void)so_far;
   p->sched_rounds++;
   if (x->scratch_cur > p->temp_bytes) p->temp_bytes = x->scratch_cur;
   if (x->stage_cur > p->stage_bytes) p->stage_bytes = x->stage_cur;
@@ -274,11 +277,6 @@ static mg_status pl_round(void *ctx, mg_round *r, mg_err *err) {
   return MG_OK;
 }
 
-static mg_status pl_end(void *ctx, mg_err *err) {
-  planner *x = ctx;
-  return x->inner.end(x->inner.ctx, err);
-}
-
 void mg_plan_free(mg_rank_plan *p) {
   if (!p) return;
   free(p->rounds);
@@ -303,20 +301,15 @@ mg_status mg_plan_build(const mg_algo *a, const mg_problem_spec *pb, const mg_pa
   out->pieces = 1;
   x.p = out;
   x.rank_of_node = rank_of_node;
-  MG_CHECK(mg_algo_check(a, pb, ps, err));
-  mg_sim_opts o;
-  memset(&o, 0, sizeof o);
-  o.on_resolved = pl_resolved;
-  o.on_resolved_arg = &x;
-  MG_CHECK(mg_sim_create(&o, &x.sim, err));
-  x.inner = mg_sim_sink(x.sim);
-  mg_sink outer = {.begin = pl_begin, .round = pl_round, .end = pl_end, .ctx = &x};
-  MG_CHECK(a->generate(pb, ps, &outer, err));
-  const mg_report *rep = mg_sim_report(x.sim);
-  if (!rep->verified) {
-    st = mg_fail(err, MG_ERR_VIOLATION, "%s does not verify: %s", a->name, rep->violation.msg);
-    goto out;
-  }
+  /* the planner is a tap on the driver: it sees every transfer as the
+   * simulator resolved it, and the plan stands only if the run verified */
+  mg_tap tap = {
+      .begin = pl_begin, .round_begin = pl_round_begin, .resolved = pl_resolved, .round_end = pl_round_end, .ctx = &x};
+  mg_report rep;
+  st = mg_drive_algo(a, pb, ps, &tap, 1, NULL, &rep, err);
+  if (st == MG_ERR_VIOLATION) st = mg_fail(err, MG_ERR_VIOLATION, "%s does not verify: %s", a->name, rep.violation.msg);
+  mg_report_free(&rep);
+  if (st != MG_OK) goto out;
   if (out->problem == MG_EXCHANGE) {
     if (!mg_mul_ok(x.nslots, out->L, &out->temp_bytes)) {
       st = mg_fail(err, MG_ERR_TOO_LARGE, "transit buffer too large");
@@ -324,7 +317,6 @@ mg_status mg_plan_build(const mg_algo *a, const mg_problem_spec *pb, const mg_pa
     }
   }
 out:
-  if (x.sim) mg_sim_destroy(x.sim);
   free(x.rmsg);
   free(x.smsg);
   free(x.held);

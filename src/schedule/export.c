@@ -1,21 +1,23 @@
-/* Schedule files: the exporter. It wraps the simulator's sink, so that the
- * file holds every transfer with its items resolved (explicit ids), the
- * route actually walked, and the simulator's report. The file is written
- * to a temporary name beside the target and renamed into place only when
- * the schedule verified: no partial file is ever left behind. */
+/* Schedule files: the exporter, a tap on the driver (../algo/drive.c), so
+ * that the file holds every transfer with its items as the simulator
+ * resolved them (explicit ids), the route actually walked, and the
+ * simulator's report. The file is written to a temporary name beside the
+ * target and renamed into place only when the schedule verified: no
+ * partial file is ever left behind. It knows nothing of algorithms or of
+ * the simulator's insides. */
 #include "../util/internal.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct exporter {
   FILE *f;
-  mg_sim *sim;
-  mg_sink inner;
+  char tmp[4096];
+  char path[4096];
   int64_t nround;
   size_t in_round;
-  int io_error;
 } exporter;
 
 static void put_str(FILE *f, const char *s) {
@@ -51,6 +53,7 @@ static mg_status ex_begin(void *ctx, const mg_schedule_info *info, mg_err *err) 
   exporter *x = ctx;
   FILE *f = x->f;
   const mg_topo *t = &info->topo;
+  (void)err;
   fprintf(f, "{\"format\": \"meshgossip.schedule\", \"version\": 1,\n \"problem\": \"%s\", \"algorithm\": ",
           mg_problem_name(info->problem));
   put_str(f, info->algorithm);
@@ -66,18 +69,24 @@ static mg_status ex_begin(void *ctx, const mg_schedule_info *info, mg_err *err) 
           "\"td\": %.17g, \"tl\": %.17g, \"ell\": %llu},\n \"bytes\": %.17g, \"pieces\": %u,\n \"rounds\": [",
           mg_switching_name(m->switching), mg_port_name(m->port), mg_contention_name(m->contention), m->ts, m->td,
           m->tl, (unsigned long long)m->ell, info->bytes, info->pieces);
-  return x->inner.begin(x->inner.ctx, info, err);
+  return MG_OK;
 }
 
-static mg_status ex_round(void *ctx, mg_round *r, mg_err *err) {
+static mg_status ex_round_begin(void *ctx, const mg_round *r, mg_err *err) {
   exporter *x = ctx;
+  (void)r, (void)err;
   fprintf(x->f, "%s\n  [", x->nround ? "," : "");
   x->in_round = 0;
-  mg_status st = x->inner.round(x->inner.ctx, r, err);
+  return MG_OK;
+}
+
+static mg_status ex_round_end(void *ctx, const mg_round *r, const mg_report *so_far, mg_err *err) {
+  exporter *x = ctx;
+  (void)r, (void)so_far;
   fputc(']', x->f);
   x->nround++;
   if (ferror(x->f)) return mg_fail(err, MG_ERR_IO, "write error in the schedule file");
-  return st;
+  return MG_OK;
 }
 
 static mg_status ex_resolved(void *arg, const mg_resolved *res, mg_err *err) {
@@ -113,69 +122,65 @@ static mg_status ex_resolved(void *arg, const mg_resolved *res, mg_err *err) {
   return MG_OK;
 }
 
-static mg_status ex_end(void *ctx, mg_err *err) {
-  exporter *x = ctx;
-  mg_status st = x->inner.end(x->inner.ctx, err);
-  if (st != MG_OK) return st;
-  const mg_report *rep = mg_sim_report(x->sim);
-  fprintf(x->f,
+static void put_report(FILE *f, const mg_report *rep) {
+  fprintf(f,
           "\n ],\n \"report\": {\"verified\": %s, \"rounds\": %lld, \"startups\": %lld, \"cost\": %.17g, "
           "\"round_costs\": [",
           rep->verified ? "true" : "false", (long long)rep->rounds, (long long)rep->startups, rep->cost);
   for (size_t i = 0; i < rep->n_round_costs; i++)
-    fprintf(x->f, i ? ", %.17g" : "%.17g", rep->round_costs[i]);
-  fputs("]}}\n", x->f);
-  return MG_OK;
+    fprintf(f, i ? ", %.17g" : "%.17g", rep->round_costs[i]);
+  fputs("]}}\n", f);
 }
 
-mg_status mg_export(const mg_algo *a, const mg_problem_spec *pb, const mg_params *ps, const char *path,
-                    const mg_sim_opts *opts, mg_report *rep, mg_err *err) {
+/* Commits the file when the run verified, else removes it. */
+static mg_status ex_end(void *ctx, mg_status run, const mg_report *rep, mg_err *err) {
+  exporter *x = ctx;
   mg_status st = MG_OK;
-  exporter x;
-  memset(&x, 0, sizeof x);
-  memset(rep, 0, sizeof *rep);
-  mg_params none;
-  memset(&none, 0, sizeof none);
-  if (!ps) ps = &none;
-  char tmp[4096];
-  if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp)
-    return mg_fail(err, MG_ERR_INVALID, "output path too long");
-  MG_CHECK(mg_algo_check(a, pb, ps, err));
-  int fd = mkstemp(tmp);
-  if (fd < 0) return mg_fail(err, MG_ERR_IO, "cannot create a file beside '%s'", path);
-  x.f = fdopen(fd, "w");
-  if (!x.f) {
-    close(fd);
-    unlink(tmp);
-    return mg_fail(err, MG_ERR_IO, "cannot open '%s' for writing", tmp);
-  }
-  mg_sim_opts o;
-  memset(&o, 0, sizeof o);
-  if (opts) o = *opts;
-  o.keep_round_costs = 1;
-  o.on_resolved = ex_resolved;
-  o.on_resolved_arg = &x;
-  st = mg_sim_create(&o, &x.sim, err);
-  if (st == MG_OK) {
-    x.inner = mg_sim_sink(x.sim);
-    mg_sink outer = {.begin = ex_begin, .round = ex_round, .end = ex_end, .ctx = &x};
-    st = a->generate(pb, ps, &outer, err);
-    mg_sim_take_report(x.sim, rep);
-    if (st == MG_OK) {
-      mg_bound b;
-      if (mg_lower_bound(pb, &b, NULL) == MG_OK) {
-        rep->lower_bound = b.lower_bound;
-        rep->ratio_to_bound = b.lower_bound > 0 ? rep->cost / b.lower_bound : 0;
-      }
-    }
-  }
-  mg_sim_destroy(x.sim);
-  if (fflush(x.f) != 0 || ferror(x.f)) {
-    if (st == MG_OK) st = mg_fail(err, MG_ERR_IO, "write error in '%s'", path);
-  }
-  if (fclose(x.f) != 0 && st == MG_OK) st = mg_fail(err, MG_ERR_IO, "write error in '%s'", path);
-  if (st == MG_OK && rename(tmp, path) != 0) st = mg_fail(err, MG_ERR_IO, "cannot move the schedule into '%s'", path);
-  if (st != MG_OK) unlink(tmp);
-out:
+  if (run == MG_OK) put_report(x->f, rep);
+  if (fflush(x->f) != 0 || ferror(x->f)) st = mg_fail(err, MG_ERR_IO, "write error in '%s'", x->path);
+  if (fclose(x->f) != 0 && st == MG_OK) st = mg_fail(err, MG_ERR_IO, "write error in '%s'", x->path);
+  if (run == MG_OK && st == MG_OK && rename(x->tmp, x->path) != 0)
+    st = mg_fail(err, MG_ERR_IO, "cannot move the schedule into '%s'", x->path);
+  if (run != MG_OK || st != MG_OK) unlink(x->tmp);
+  free(x);
   return st;
+}
+
+mg_status mg_export_json_tap(const char *path, mg_tap *tap, mg_err *err) {
+  exporter *x = calloc(1, sizeof *x);
+  if (!x) return mg_fail(err, MG_ERR_NOMEM, "out of memory for the exporter");
+  if (strlen(path) >= sizeof x->path || snprintf(x->tmp, sizeof x->tmp, "%s.tmpXXXXXX", path) >= (int)sizeof x->tmp) {
+    free(x);
+    return mg_fail(err, MG_ERR_INVALID, "output path too long");
+  }
+  strcpy(x->path, path);
+  int fd = mkstemp(x->tmp);
+  if (fd < 0) {
+    free(x);
+    return mg_fail(err, MG_ERR_IO, "cannot create a file beside '%s'", path);
+  }
+  /* mkstemp makes the file 0600; a schedule is no secret: the mode the
+   * user's umask gives any new file */
+  mode_t um = umask(0);
+  umask(um);
+  if (fchmod(fd, 0666 & ~um) != 0) {
+    close(fd);
+    unlink(x->tmp);
+    free(x);
+    return mg_fail(err, MG_ERR_IO, "cannot set the mode of a file beside '%s'", path);
+  }
+  x->f = fdopen(fd, "w");
+  if (!x->f) {
+    close(fd);
+    unlink(x->tmp);
+    free(x);
+    return mg_fail(err, MG_ERR_IO, "cannot open a file beside '%s' for writing", path);
+  }
+  *tap = (mg_tap){.begin = ex_begin,
+                  .round_begin = ex_round_begin,
+                  .resolved = ex_resolved,
+                  .round_end = ex_round_end,
+                  .end = ex_end,
+                  .ctx = x};
+  return MG_OK;
 }

@@ -1,8 +1,9 @@
-/* Schedule files: reading and verifying. Every field is checked before
- * use; a malformed file is MG_ERR_INVALID with the JSON path of the first
- * problem. The rounds are replayed through the simulator with explicit
- * item lists, and the file's own report is compared with ours. */
-#include "../util/internal.h"
+/* Schedule files: the reader. Every field is checked before use; a
+ * malformed file is MG_ERR_INVALID with the JSON path of the first
+ * problem. An open file is a generator: it streams its rounds, with
+ * explicit item lists, into any sink (the driver's verify replays it
+ * through the simulator and compares the file's own report with ours). */
+#include "schedule_file.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -166,42 +167,58 @@ static mg_status read_transfer(json_t *o, const mg_schedule_info *info, mg_round
   return MG_OK;
 }
 
-mg_status mg_verify_file(const char *path, const mg_sim_opts *opts, mg_report *rep, mg_schedule_info *info_out,
-                         char *disagree, size_t dlen, mg_err *err) {
+struct mg_sfile {
+  json_t *root;
+  json_t *rounds; /* borrowed from root */
+  mg_schedule_info info;
+};
+
+mg_status mg_sfile_open(const char *path, mg_sfile **out, mg_err *err) {
   mg_status st = MG_OK;
   json_error_t jerr;
-  mg_sim *sim = NULL;
-  mg_round r;
-  mg_schedule_info info;
-  mg_round_init(&r);
-  memset(rep, 0, sizeof *rep);
-  if (disagree && dlen) disagree[0] = 0;
+  *out = NULL;
+  mg_sfile *sf = calloc(1, sizeof *sf);
+  if (!sf) return mg_fail(err, MG_ERR_NOMEM, "out of memory reading '%s'", path);
   FILE *f = fopen(path, "rb");
-  if (!f) return mg_fail(err, MG_ERR_IO, "cannot open '%s'", path);
-  json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
+  if (!f) {
+    st = mg_fail(err, MG_ERR_IO, "cannot open '%s'", path);
+    goto out;
+  }
+  sf->root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
   fclose(f);
-  if (!root) return mg_fail(err, MG_ERR_INVALID, "%s: line %d: %s", path, jerr.line, jerr.text);
-  if (!json_is_object(root)) {
+  if (!sf->root) {
+    st = mg_fail(err, MG_ERR_INVALID, "%s: line %d: %s", path, jerr.line, jerr.text);
+    goto out;
+  }
+  if (!json_is_object(sf->root)) {
     st = mg_fail(err, MG_ERR_INVALID, "%s: expected a JSON object", path);
     goto out;
   }
-  MG_CHECK(read_info(root, &info, err));
-  if (info_out) *info_out = info;
-  json_t *rounds = json_object_get(root, "rounds");
-  if (!json_is_array(rounds)) {
+  MG_CHECK(read_info(sf->root, &sf->info, err));
+  sf->rounds = json_object_get(sf->root, "rounds");
+  if (!json_is_array(sf->rounds)) {
     st = mg_fail(err, MG_ERR_INVALID, "rounds: expected an array of rounds");
     goto out;
   }
-  info.rounds_hint = (int64_t)json_array_size(rounds);
-  mg_sim_opts o;
-  memset(&o, 0, sizeof o);
-  if (opts) o = *opts;
-  o.keep_round_costs = 1;
-  MG_CHECK(mg_sim_create(&o, &sim, err));
-  mg_sink sink = mg_sim_sink(sim);
-  MG_CHECK(sink.begin(sink.ctx, &info, err));
-  for (size_t i = 0; i < json_array_size(rounds); i++) {
-    json_t *rd = json_array_get(rounds, i);
+  sf->info.rounds_hint = (int64_t)json_array_size(sf->rounds);
+out:
+  if (st != MG_OK)
+    mg_sfile_close(sf);
+  else
+    *out = sf;
+  return st;
+}
+
+const mg_schedule_info *mg_sfile_info(const mg_sfile *sf) { return &sf->info; }
+
+mg_status mg_sfile_generate(void *arg, mg_sink *sink, mg_err *err) {
+  mg_sfile *sf = arg;
+  mg_status st = MG_OK;
+  mg_round r;
+  mg_round_init(&r);
+  MG_CHECK(sink->begin(sink->ctx, &sf->info, err));
+  for (size_t i = 0; i < json_array_size(sf->rounds); i++) {
+    json_t *rd = json_array_get(sf->rounds, i);
     if (!json_is_array(rd)) {
       st = mg_fail(err, MG_ERR_INVALID, "rounds[%zu]: expected an array of transfers", i);
       goto out;
@@ -210,38 +227,31 @@ mg_status mg_verify_file(const char *path, const mg_sim_opts *opts, mg_report *r
     for (size_t j = 0; j < json_array_size(rd); j++) {
       char where[64];
       snprintf(where, sizeof where, "rounds[%zu][%zu]", i, j);
-      MG_CHECK(read_transfer(json_array_get(rd, j), &info, &r, where, err));
+      MG_CHECK(read_transfer(json_array_get(rd, j), &sf->info, &r, where, err));
     }
-    st = sink.round(sink.ctx, &r, err);
-    if (st != MG_OK) {
-      mg_sim_take_report(sim, rep);
-      goto out;
-    }
+    MG_CHECK(sink->round(sink->ctx, &r, err));
   }
-  st = sink.end(sink.ctx, err);
-  mg_sim_take_report(sim, rep);
-  if (st != MG_OK) goto out;
-  mg_problem_spec pb = {.problem = info.problem, .topo = info.topo, .model = info.model, .bytes = info.bytes};
-  mg_bound b;
-  if (mg_lower_bound(&pb, &b, NULL) == MG_OK) {
-    rep->lower_bound = b.lower_bound;
-    rep->ratio_to_bound = b.lower_bound > 0 ? rep->cost / b.lower_bound : 0;
-  }
-  /* the file's own report, where present, must agree with ours */
-  json_t *fr = json_object_get(root, "report");
-  if (json_is_object(fr) && disagree) {
-    json_t *c = json_object_get(fr, "cost"), *nr = json_object_get(fr, "rounds"), *v = json_object_get(fr, "verified");
-    if (json_is_number(c) && fabs(json_number_value(c) - rep->cost) > 1e-9 * (1 + fabs(rep->cost)))
-      snprintf(disagree, dlen, "the file says cost %.17g, the simulator finds %.17g", json_number_value(c), rep->cost);
-    else if (json_is_integer(nr) && json_integer_value(nr) != rep->rounds)
-      snprintf(disagree, dlen, "the file says %lld rounds, the simulator finds %lld", (long long)json_integer_value(nr),
-               (long long)rep->rounds);
-    else if (json_is_boolean(v) && json_is_false(v))
-      snprintf(disagree, dlen, "the file says not verified, the simulator verifies it");
-  }
+  st = sink->end(sink->ctx, err);
 out:
   mg_round_free(&r);
-  mg_sim_destroy(sim);
-  json_decref(root);
   return st;
+}
+
+void mg_sfile_disagreement(const mg_sfile *sf, const mg_report *rep, char *disagree, size_t dlen) {
+  json_t *fr = json_object_get(sf->root, "report");
+  if (!json_is_object(fr) || !disagree) return;
+  json_t *c = json_object_get(fr, "cost"), *nr = json_object_get(fr, "rounds"), *v = json_object_get(fr, "verified");
+  if (json_is_number(c) && fabs(json_number_value(c) - rep->cost) > 1e-9 * (1 + fabs(rep->cost)))
+    snprintf(disagree, dlen, "the file says cost %.17g, the simulator finds %.17g", json_number_value(c), rep->cost);
+  else if (json_is_integer(nr) && json_integer_value(nr) != rep->rounds)
+    snprintf(disagree, dlen, "the file says %lld rounds, the simulator finds %lld", (long long)json_integer_value(nr),
+             (long long)rep->rounds);
+  else if (json_is_boolean(v) && json_is_false(v))
+    snprintf(disagree, dlen, "the file says not verified, the simulator verifies it");
+}
+
+void mg_sfile_close(mg_sfile *sf) {
+  if (!sf) return;
+  json_decref(sf->root);
+  free(sf);
 }

@@ -1,9 +1,16 @@
-/* The simulator's internal state, shared by its driver (sim.c), the gossip
- * state (sim_gossip.c) and the exchange state (sim_exchange.c). */
+/* The simulator's internal state. Who uses what (no file calls back into
+ * one that calls it):
+ *   sim.c          the sink: begin, round (check -> resolve -> price ->
+ *                  deliver), end, report;
+ *   rules.c        the verifier's rules for one transfer: route, ports, bus;
+ *   sim_gossip.c   gossip state: held items as bitsets, selectors;
+ *   sim_exchange.c exchange state: block lists, selectors;
+ *   violation.c    the report's violation (used by all of the above);
+ *   ../model/      every price (the simulator asks, never computes one). */
 #ifndef MG_SIM_INTERNAL_H
 #define MG_SIM_INTERNAL_H
 
-#include "../util/internal.h"
+#include "../model/model.h"
 
 #define MG_NONE UINT32_MAX
 
@@ -62,36 +69,34 @@ struct mg_sim {
   /* per-round rule bookkeeping, stamped with round+1 */
   uint64_t nslots;
   uint32_t *arc_stamp, *arc_user;
-  double *arc_bytes;
-  uint64_t *arc_touched;
-  size_t narc_touched, caparc_touched;
   uint32_t *send_stamp, *send_user, *recv_stamp, *recv_user;
-  /* messages each node sends in the current round (valid where send_stamp
-   * is the round's stamp) and the round's largest start-up multiple */
-  uint32_t *send_count;
-  uint32_t round_startups;
   uint32_t *bus_stamp, *bus_user; /* 2n buses: rows then columns */
   const mg_round *cur_round;
+  uint64_t *node_visit; /* per node: the visit mark of the last route through it */
+  uint64_t visit_mark;
+  uint64_t *route_arcs; /* the arcs of the transfer being checked */
+  size_t nroute_arcs, caproute_arcs;
 
-  /* contention=fair (fair.c): the arcs each transfer of the round walks
-   * (fair_arcs[fair_off[i] .. fair_off[i+1])), its bytes and fixed time */
-  uint64_t *fair_arcs;
-  size_t nfair_arcs, capfair_arcs;
-  size_t *fair_off;
-  double *fair_bytes, *fair_fixed, *fair_work;
-  size_t capfair_off, capfair_bytes, capfair_fixed, capfair_work;
-  uint32_t *arc_index; /* arc id -> index among the round's touched arcs */
+  mg_pricer pricer;                         /* the model's ledger of the round */
+  uint64_t round_max_hops, round_max_items; /* this round's, for the report */
 };
-
-/* contention=fair: the finish time (in bytes at one byte per unit of time
- * per arc) of each of the round's nx transfers under max-min fair sharing
- * of the arcs, re-shared whenever a flow ends; into finish[0..nx). */
-mg_status mg_fair_finish(mg_sim *s, size_t nx, double *finish, mg_err *err);
 
 /* Fills the report's violation and marks the run failed; returns
  * MG_ERR_VIOLATION. */
 mg_status mg_sim_violate(mg_sim *s, mg_err *err, mg_rule rule, int64_t xa, int64_t xb, int64_t node, int64_t item,
                          const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+
+/* rules.c: the verifier's rules for transfer i of the current round.
+ * Walks the route (it must stay on the mesh and end at tr->dst; under
+ * strict contention no arc twice in a round) into s->route_arcs and its
+ * hop count; the port rule for a sender or receiver; a bus broadcast
+ * (one sender per bus per step, at most ell tokens), which also resolves
+ * and delivers its items. Each returns MG_ERR_VIOLATION with the report's
+ * violation filled. */
+mg_status mg_rule_route(mg_sim *s, const mg_transfer *tr, size_t i, const mg_seg *seg, int nseg, uint64_t *hops,
+                        mg_err *err);
+mg_status mg_rule_port(mg_sim *s, size_t i, uint32_t node, int send, mg_err *err);
+mg_status mg_rule_bus(mg_sim *s, const mg_transfer *tr, size_t i, uint64_t *nitems, mg_err *err);
 
 /* gossip */
 mg_status mg_gossip_alloc(mg_sim *s, mg_err *err);

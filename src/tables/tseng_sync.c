@@ -44,7 +44,7 @@ static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
     if (st == MG_OK) st = sim("exchange-ring:sync=1", 1u << d, opts, &synced, &cf, err);
     if (st == MG_OK) {
       int ok = plain.verified && synced.verified;
-      double b = tseng_barriers(d);
+      double b = mg_tseng_barriers(d);
       st = mg_tseng_add(out, d, "exchange-ring", "global barriers", b, b, NAN, "section 7.1", err);
       if (st == MG_OK)
         st = mg_tseng_add(out, d, "exchange-ring", "null-message syncs", b, b,

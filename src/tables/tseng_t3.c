@@ -58,12 +58,12 @@ static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
   mg_status st = MG_OK;
   const char *theirs[] = {"T-2D1", "T-2D2", "DP-2D"};
   for (int d = 4; d <= 10 && st == MG_OK; d++) {
-    tseng_cost c, ours = tseng_thm2(d), t1 = tseng_lemma7(d), lb = tseng_lemma8(2, d);
+    mg_tseng_cost c, ours = mg_tseng_thm2(d), t1 = mg_tseng_lemma7(d), lb = mg_tseng_lemma8(2, d);
     double ss = NAN, sb = NAN, ts1 = NAN, tb1 = NAN;
     char topo[32];
     snprintf(topo, sizeof topo, "torus:%dx%d", 1 << d, 1 << d);
     for (int i = 0; i < 3 && st == MG_OK; i++)
-      if (tseng_table(theirs[i], d, &c)) {
+      if (mg_tseng_table(theirs[i], d, &c)) {
         st = mg_tseng_add(out, d, theirs[i], "startups", c.startups, c.startups, NAN, "closed form as printed", err);
         if (st == MG_OK)
           st = mg_tseng_add(out, d, theirs[i], "transmission", c.blocks, c.blocks, NAN, "closed form as printed", err);
@@ -73,7 +73,7 @@ static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
       if ((st = mg_tseng_simulate("exchange-partitioned", topo, opts, &ss, &sb, err)) != MG_OK) break;
       if ((st = mg_tseng_simulate("exchange-dimwise", topo, opts, &ts1, &tb1, err)) != MG_OK) break;
     }
-    tseng_table("T4", d, &c);
+    mg_tseng_table("T4", d, &c);
     const char *note =
         d == 4 ? "exchange-partitioned; printed (1/3)2^{d+2}, Theorem 2 gives (8/3)2^{d+2}"
                : (d <= 6 ? "exchange-partitioned; Theorem 2" : "Theorem 2; torus too large to simulate here");

@@ -17,15 +17,15 @@ static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
   mg_status st = MG_OK;
   const char *theirs[] = {"T-3D1", "T-3D2", "DP-3D"};
   for (int d = 5; d <= 10 && st == MG_OK; d++) {
-    tseng_cost c, ours = tseng_thm3(d), c1 = tseng_c1(d), lb = tseng_lemma8(3, d);
+    mg_tseng_cost c, ours = mg_tseng_thm3(d), c1 = mg_tseng_c1(d), lb = mg_tseng_lemma8(3, d);
     for (int i = 0; i < 3 && st == MG_OK; i++)
-      if (tseng_table(theirs[i], d, &c)) {
+      if (mg_tseng_table(theirs[i], d, &c)) {
         st = mg_tseng_add(out, d, theirs[i], "startups", c.startups, c.startups, NAN, "closed form as printed", err);
         if (st == MG_OK)
           st = mg_tseng_add(out, d, theirs[i], "transmission", c.blocks, c.blocks, NAN, "closed form as printed", err);
       }
     if (st != MG_OK) break;
-    tseng_table("C64", d, &c);
+    mg_tseng_table("C64", d, &c);
     MG_CHECK(mg_tseng_add(out, d, "C64", "startups", c.startups, ours.startups, NAN,
                           "printed 8d-25; Theorem 3 gives 8d-15", err));
     MG_CHECK(mg_tseng_add(out, d, "C64", "transmission", c.blocks, ours.blocks, NAN, "Theorem 3", err));

@@ -17,9 +17,9 @@ static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
   if ((st = mg_tseng_simulate("exchange-partitioned", "torus:64x64", opts, &s6, &b6, err)) != MG_OK) return st;
   for (int i = 0; i < 6; i++) {
     int three = i >= 3;
-    tseng_cost them, us;
-    tseng_table(name[i], 60, &them);
-    us = three ? tseng_thm3(60) : tseng_thm2(60);
+    mg_tseng_cost them, us;
+    mg_tseng_table(name[i], 60, &them);
+    us = three ? mg_tseng_thm3(60) : mg_tseng_thm2(60);
     mg_table_cell c = mg_table_cell_empty();
     snprintf(c.row, sizeof c.row, "%s/%s", name[i], three ? "C64" : "T4");
     snprintf(c.col, sizeof c.col, "speedup d->inf");
@@ -27,8 +27,8 @@ static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
     c.paper = paper[i];
     c.closed_form = them.blocks / us.blocks;
     if (!three) {
-      tseng_cost t6;
-      tseng_table(name[i], 6, &t6);
+      mg_tseng_cost t6;
+      mg_tseng_table(name[i], 6, &t6);
       c.simulated = t6.blocks / b6;
       snprintf(c.note, sizeof c.note, "simulated: d = 6, T4 simulated on torus:64x64");
     } else {

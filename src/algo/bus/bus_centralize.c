@@ -31,16 +31,11 @@
  *   (2,2) on R_2 and (3,3) on C_3 to (2,3); step 4: (0,1) on R_0 and
  *   (2,3) on C_3 to (0,3); step 5: (0,3) on R_0; step 6: (0,l) on C_l.
  */
-#include "algo_internal.h"
-#include "../analytic/fujita.h"
+#include "../algo_internal.h"
+#include "../../analytic/fujita.h"
 
 #include <math.h>
 #include <string.h>
-
-static mg_status centralize_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
-  (void)ps;
-  return mg_bus_check(pb, "bus-centralize", err);
-}
 
 /* A member of U: its node and the tokens it holds, tok[off .. off+len). */
 typedef struct holder {
@@ -178,7 +173,7 @@ const mg_algo mg_algo_bus_centralize = {
     .rounding = "an unpaired holder waits a level; sets over ell tokens take several steps; the final broadcast "
                 "is pipelined in ceil(n^2/ell) + 1 steps",
     .params = no_params,
-    .check = centralize_check,
+    .on_bus = 1,
     .generate = centralize_generate,
     .closed_form = centralize_closed_form,
 };

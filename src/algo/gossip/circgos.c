@@ -45,9 +45,9 @@
  *   packet, one step): 1->2, 4->3, 4->5, 7->6, 7->8, 1->0 (-1 hop), all 9
  *   items each. Cost at r: 3 r + 1 + 3 + 9, as concentrate.
  */
-#include "algo_internal.h"
+#include "../algo_internal.h"
 
-#include "../analytic/juurlink.h"
+#include "../../analytic/juurlink.h"
 
 #include <math.h>
 #include <string.h>

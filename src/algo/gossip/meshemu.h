@@ -16,7 +16,7 @@
 #ifndef MG_MESHEMU_H
 #define MG_MESHEMU_H
 
-#include "algo_internal.h"
+#include "../algo_internal.h"
 
 typedef struct mg_meshemu {
   mg_sink *out;  /* the real sink (the mesh) */

@@ -1,6 +1,7 @@
 /* The plan shared by torgos and cubgos: see diagonal.h. */
 #include "diagonal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,6 +124,60 @@ mg_status mg_dg_plan_rounds(mg_dg_plan *p, const mg_params *ps, const char *algo
     if (2 * x + 2 - p->b[j] > nmin)
       return mg_fail(err, MG_ERR_UNSUPPORTED, "%s: x = %u cuts the data into more parts than %u nodes", algo, x, nmin);
     p->x[j] = x;
+  }
+  return MG_OK;
+}
+
+double mg_dg_conc_step(const mg_dg_plan *p, uint32_t t, const mg_model *m, double piece) {
+  double worst = 0;
+  for (size_t q = 0; q < p->nmv[t]; q++) {
+    const mg_dg_move *mv = &p->mv[t][q];
+    double v = fabs((double)(mv->to - mv->from)) * m->td + mv->count * piece * m->tl;
+    if (v > worst) worst = v;
+  }
+  return worst;
+}
+
+mg_status mg_dg_candidates(uint32_t n0, uint32_t n1, int keep, mg_dg_price_fn price, void *parg,
+                           mg_status (*visit)(void *arg, const mg_params *ps), void *varg, const char *algo,
+                           mg_err *err) {
+  mg_params best[MG_DG_MAX_KEEP];
+  double bestc[MG_DG_MAX_KEEP];
+  int nbest = 0;
+  if (keep > MG_DG_MAX_KEEP) keep = MG_DG_MAX_KEEP;
+  for (uint32_t a = 1; a <= n0; a++) {
+    if (n0 % a || (n1 && n1 % (n0 / a))) continue;
+    uint32_t s = n0 / a;
+    /* s = 1: every point is a diagonal point, nothing to multiply */
+    for (uint32_t b = s > 1 ? 2 : 0; b <= s; b++) {
+      if (b && s % b) continue;
+      for (uint32_t x = b / 2; x <= b + b / 4; x++) {
+        mg_params ps;
+        double c;
+        memset(&ps, 0, sizeof ps);
+        mg_params_set_int(&ps, "a", a, NULL);
+        if (s > 1) {
+          mg_params_set_int(&ps, "b", b, NULL);
+          mg_params_set_int(&ps, "x", x, NULL);
+        }
+        if (price(parg, &ps, &c) != MG_OK) continue;
+        /* insert in cost order, earlier candidates first among equals */
+        int pos = nbest;
+        while (pos > 0 && bestc[pos - 1] > c)
+          pos--;
+        if (pos >= keep) continue;
+        if (nbest < keep) nbest++;
+        memmove(&best[pos + 1], &best[pos], (size_t)(nbest - 1 - pos) * sizeof best[0]);
+        memmove(&bestc[pos + 1], &bestc[pos], (size_t)(nbest - 1 - pos) * sizeof bestc[0]);
+        best[pos] = ps;
+        bestc[pos] = c;
+      }
+      if (s == 1) break;
+    }
+  }
+  for (int i = 0; i < nbest; i++) {
+    mg_status st = visit(varg, &best[i]);
+    if (st != MG_OK) return mg_fail(err, st, "tuning %s: %s", algo, mg_strerror(st));
   }
   return MG_OK;
 }

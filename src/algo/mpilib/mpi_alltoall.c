@@ -110,6 +110,7 @@ static int log2_ceil(uint32_t p) {
 /* ------------------------------------------------------------ pairwise */
 
 static mg_status pairs_mode(const mg_problem_spec *pb, const mg_params *ps, int *xor_pairs, mg_err *err) {
+  *xor_pairs = 0; /* defined on every path, refusals included */
   const char *v = ps ? mg_params_get(ps, "pairs") : NULL;
   int pow2 = mg_is_pow(pb->topo.N, 2, NULL);
   if (!v || !strcmp(v, "auto"))

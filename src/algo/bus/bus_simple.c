@@ -29,16 +29,11 @@
  *   C_1, ...; steps 3-10: on R_0 the nodes (0,0),(0,1),(0,2),(0,3) send the
  *   2 odd tokens of their column, one per step: 2 + 8 = 10 steps.
  */
-#include "algo_internal.h"
-#include "../analytic/fujita.h"
+#include "../algo_internal.h"
+#include "../../analytic/fujita.h"
 
 #include <math.h>
 #include <string.h>
-
-static mg_status simple_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
-  (void)ps;
-  return mg_bus_check(pb, "bus-simple", err);
-}
 
 static mg_status simple_generate_any(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, int refined,
                                      mg_err *err) {
@@ -145,11 +140,6 @@ static mg_status refined_closed_form(const mg_problem_spec *pb, const mg_params 
   return MG_OK;
 }
 
-static mg_status refined_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
-  (void)ps;
-  return mg_bus_check(pb, "bus-simple-refined", err);
-}
-
 static const mg_param_desc no_params[] = {{NULL, NULL, NULL}};
 
 const mg_algo mg_algo_bus_simple = {
@@ -160,7 +150,7 @@ const mg_algo mg_algo_bus_simple = {
     .restrictions = "gossip on meshbus:N, any N >= 2 and any ell",
     .rounding = "phase 1 takes ceil(n/2) steps; a set longer than ell goes in ceil(size/ell) messages",
     .params = no_params,
-    .check = simple_check,
+    .on_bus = 1,
     .generate = simple_generate,
     .closed_form = simple_closed_form,
 };
@@ -173,7 +163,7 @@ const mg_algo mg_algo_bus_simple_refined = {
     .restrictions = "gossip on meshbus:N, any N >= 2 and any ell",
     .rounding = "as bus-simple; the t-th phase-1 sender adds min(t-1, ell-1) tokens",
     .params = no_params,
-    .check = refined_check,
+    .on_bus = 1,
     .generate = refined_generate,
     .closed_form = refined_closed_form,
 };

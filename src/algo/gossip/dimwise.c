@@ -81,7 +81,6 @@ static mg_status dw_check_common(const mg_problem_spec *pb, const char *name, in
   if (pb->problem != MG_GOSSIP) return mg_fail(err, MG_ERR_UNSUPPORTED, "%s is a gossip algorithm", name);
   if (pb->topo.kind != MG_TOPO_GRID || pb->topo.d < 2)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "%s needs a torus or mesh of 2 or more dimensions", name);
-  if (pb->model.switching == MG_SW_BUS) return mg_fail(err, MG_ERR_UNSUPPORTED, "%s does not run on buses", name);
   if (colored && pb->model.port == MG_PORT_ONE)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "%s sends along %d axes at once: it needs all-port", name, pb->topo.d);
   /* Every 1D gossip it can run per line (ring, concentrate, circgos) sends

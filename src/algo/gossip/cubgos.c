@@ -84,7 +84,6 @@ static mg_status cg_check(const mg_problem_spec *pb, const mg_params *ps, mg_err
   if (pb->problem != MG_GOSSIP) return mg_fail(err, MG_ERR_UNSUPPORTED, "cubgos is a gossip algorithm");
   if (pb->topo.kind != MG_TOPO_GRID || pb->topo.d < 2)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "cubgos needs a torus or mesh of 2 or more dimensions");
-  if (pb->model.switching == MG_SW_BUS) return mg_fail(err, MG_ERR_UNSUPPORTED, "cubgos does not run on buses");
   if (pb->model.port == MG_PORT_ONE)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "cubgos sends its d colours along d axes at once: it needs all-port");
   mg_dg_plan p;
@@ -331,11 +330,8 @@ static double plan_cost(const mg_dg_plan *p, const mg_problem_spec *pb) {
         if (t >= steps(p, cc, ph[i])) continue;
         double hops = 0, items = 0;
         if (ph[i].kind == PH_CONC) {
-          for (size_t q = 0; q < p->nmv[t]; q++) {
-            const mg_dg_move *mv = &p->mv[t][q];
-            double v = fabs((double)(mv->to - mv->from)) * m->td + mv->count * piece * m->tl;
-            if (v > worst) worst = v;
-          }
+          double v = mg_dg_conc_step(p, t, m, piece);
+          if (v > worst) worst = v;
           continue;
         }
         if (ph[i].kind == PH_RING) {
@@ -378,53 +374,23 @@ static mg_status cg_closed(const mg_problem_spec *pb, const mg_params *ps, doubl
 
 /* tune: a, b dividing s, x in [floor(b/2), b + b/4], ranked by the recount
  * on the torus; the best few simulated. */
-#define CG_TUNE_KEEP 4
+static mg_status cg_price(void *arg, const mg_params *ps, double *cost) {
+  const mg_problem_spec *pt = arg;
+  mg_dg_plan p;
+  mg_status st = make_plan(pt, ps, &p, NULL);
+  if (st != MG_OK) return st;
+  *cost = plan_cost(&p, pt);
+  mg_dg_plan_free(&p);
+  return MG_OK;
+}
+
 static mg_status cg_candidates(const mg_problem_spec *pb, mg_status (*visit)(void *arg, const mg_params *ps), void *arg,
                                mg_err *err) {
-  mg_params best[CG_TUNE_KEEP];
-  double bestc[CG_TUNE_KEEP];
-  int nbest = 0;
   mg_problem_spec pt = *pb;
   for (int k = 0; k < pt.topo.d; k++)
     pt.topo.wrap[k] = 1;
   pt.model.switching = MG_SW_WORMHOLE;
-  uint32_t n0 = pb->topo.n[0];
-  for (uint32_t a = 1; a <= n0; a++) {
-    if (n0 % a) continue;
-    uint32_t s = n0 / a;
-    for (uint32_t b = 2; b <= (s > 2 ? s : 2); b++) {
-      if (s > 1 && s % b) continue;
-      for (uint32_t x = b / 2; x <= b + b / 4; x++) {
-        mg_params ps;
-        mg_dg_plan p;
-        memset(&ps, 0, sizeof ps);
-        mg_params_set_int(&ps, "a", a, NULL);
-        if (s > 1) {
-          mg_params_set_int(&ps, "b", b, NULL);
-          mg_params_set_int(&ps, "x", x, NULL);
-        }
-        if (make_plan(&pt, &ps, &p, NULL) != MG_OK) continue;
-        double c = plan_cost(&p, &pt);
-        mg_dg_plan_free(&p);
-        int pos = nbest;
-        while (pos > 0 && bestc[pos - 1] > c)
-          pos--;
-        if (pos >= CG_TUNE_KEEP) continue;
-        if (nbest < CG_TUNE_KEEP) nbest++;
-        memmove(&best[pos + 1], &best[pos], (size_t)(nbest - 1 - pos) * sizeof best[0]);
-        memmove(&bestc[pos + 1], &bestc[pos], (size_t)(nbest - 1 - pos) * sizeof bestc[0]);
-        best[pos] = ps;
-        bestc[pos] = c;
-        if (s == 1) break;
-      }
-      if (s == 1) break;
-    }
-  }
-  for (int i = 0; i < nbest; i++) {
-    mg_status st = visit(arg, &best[i]);
-    if (st != MG_OK) return mg_fail(err, st, "tuning cubgos: %s", mg_strerror(st));
-  }
-  return MG_OK;
+  return mg_dg_candidates(pb->topo.n[0], 0, 4, cg_price, &pt, visit, arg, "cubgos", err);
 }
 
 static const mg_param_desc cg_params[] = {

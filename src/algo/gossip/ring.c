@@ -15,7 +15,7 @@
  *   step 1: 0->1 {0}, 0->4 {0}, 1->2 {1}, 1->0 {1}, ...
  *   step 2: 0->1 {4}, 0->4 {1}, ...          after 2 steps all know all.
  */
-#include "algo_internal.h"
+#include "../algo_internal.h"
 
 static mg_status ring_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
   (void)ps;

@@ -7,17 +7,9 @@
  * at most ell tokens) and runs the buses in parallel, step s carrying on
  * every bus its s-th chunk, as an explicit token list that the simulator
  * checks the sender holds. */
-#include "algo_internal.h"
+#include "../algo_internal.h"
 
 #include <string.h>
-
-mg_status mg_bus_check(const mg_problem_spec *pb, const char *algo, mg_err *err) {
-  if (pb->problem != MG_GOSSIP) return mg_fail(err, MG_ERR_UNSUPPORTED, "%s is a gossip algorithm", algo);
-  if (pb->topo.kind != MG_TOPO_MESHBUS)
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "%s needs a mesh-bus computer (meshbus:N)", algo);
-  if (pb->model.switching != MG_SW_BUS) return mg_fail(err, MG_ERR_UNSUPPORTED, "%s needs switching=bus", algo);
-  return MG_OK;
-}
 
 void mg_bus_sets_free(mg_bus_sets *s) {
   free(s->even);

@@ -37,8 +37,8 @@
  *   (2,3) on R_2, ..., 2 tokens each; steps 5-6: R_0 hears (0,0) with the
  *   even tokens of row 1, then (0,2) with those of rows 2-3; 6 steps.
  */
-#include "algo_internal.h"
-#include "../analytic/fujita.h"
+#include "../algo_internal.h"
+#include "../../analytic/fujita.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -123,6 +123,7 @@ out:
 /* bus-partition: m from the parameter, else floor(2 ell / n). */
 static mg_status partition_m(const mg_problem_spec *pb, const mg_params *ps, uint32_t *m, mg_err *err) {
   uint32_t n = pb->topo.n[0];
+  *m = 0; /* defined on every path, refusals included */
   uint32_t def = mg_fujita_partition_m(n, pb->model.ell);
   int64_t v;
   mg_status st = mg_param_int(ps, "m", def ? def : 1, 1, n, &v, err);
@@ -140,6 +141,7 @@ static mg_status partition_m(const mg_problem_spec *pb, const mg_params *ps, uin
  * ceil(ell/n). */
 static mg_status theta_m(const mg_problem_spec *pb, const mg_params *ps, uint32_t *m, mg_err *err) {
   uint32_t n = pb->topo.n[0];
+  *m = 0; /* defined on every path, refusals included */
   const char *v = ps ? mg_params_get(ps, "c") : NULL;
   if (pb->model.ell == 0)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "bus-partition-theta is for bounded packets (ell = Theta(n)); set ell");
@@ -157,14 +159,12 @@ static mg_status theta_m(const mg_problem_spec *pb, const mg_params *ps, uint32_
 
 static mg_status partition_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
   uint32_t m;
-  mg_status st = mg_bus_check(pb, "bus-partition", err);
-  return st != MG_OK ? st : partition_m(pb, ps, &m, err);
+  return partition_m(pb, ps, &m, err);
 }
 
 static mg_status theta_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
   uint32_t m;
-  mg_status st = mg_bus_check(pb, "bus-partition-theta", err);
-  return st != MG_OK ? st : theta_m(pb, ps, &m, err);
+  return theta_m(pb, ps, &m, err);
 }
 
 static mg_status partition_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
@@ -229,6 +229,7 @@ const mg_algo mg_algo_bus_partition = {
     .restrictions = "gossip on meshbus:N with ell >= N/2 (m = floor(2 ell/N) >= 1), or an explicit m",
     .rounding = "the last group holds n - (sigma-1) m indices; its phase-3 sender is lo + k mod size",
     .params = partition_params,
+    .on_bus = 1,
     .check = partition_check,
     .generate = partition_generate,
     .closed_form = partition_closed_form,
@@ -243,6 +244,7 @@ const mg_algo mg_algo_bus_partition_theta = {
     .restrictions = "gossip on meshbus:N with a bounded ell",
     .rounding = "as bus-partition; phase-3 sets over ell tokens take several steps",
     .params = theta_params,
+    .on_bus = 1,
     .check = theta_check,
     .generate = theta_generate,
     .closed_form = theta_closed_form,

@@ -1,5 +1,6 @@
-/* Machine models: switching, port and contention rules and their costs. */
-#include "../util/internal.h"
+/* Machine models: the key=value spec, its defaults and its checks. How
+ * each model prices a message and a round is in price.c. */
+#include "model.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -105,4 +106,18 @@ char *mg_model_format(const mg_model *m, char *buf, size_t len) {
            mg_switching_name(m->switching), mg_port_name(m->port), mg_contention_name(m->contention), m->ts, m->td,
            m->tl, (unsigned long long)m->ell);
   return buf;
+}
+
+mg_status mg_model_validate(const mg_model *m, const mg_topo *t, mg_problem problem, mg_err *err) {
+  if (m->switching == MG_SW_BUS && t->kind != MG_TOPO_MESHBUS)
+    return mg_fail(err, MG_ERR_INVALID, "switching=bus needs a meshbus topology");
+  if (t->kind == MG_TOPO_MESHBUS && m->switching != MG_SW_BUS)
+    return mg_fail(err, MG_ERR_INVALID, "a meshbus topology needs switching=bus");
+  /* Fujita defines the mesh-bus for gossip; the simulator resolves only
+   * gossip selectors on buses */
+  if (t->kind == MG_TOPO_MESHBUS && problem != MG_GOSSIP)
+    return mg_fail(err, MG_ERR_INVALID, "the mesh-bus model (seed 003) is defined for gossip only");
+  if (m->contention == MG_CONT_FAIR && m->switching == MG_SW_SAF)
+    return mg_fail(err, MG_ERR_INVALID, "contention=fair is defined for wormhole and circuit switching");
+  return MG_OK;
 }

@@ -29,7 +29,7 @@
  *   round 1: 1->4, 4->7, 7->1 (+) and 1->7, 4->1, 7->4 (-) (3 items each);
  *   round 2: 1->0, 1->2, 4->3, 4->5, 7->6, 7->8 (9 items each).
  */
-#include "algo_internal.h"
+#include "../algo_internal.h"
 
 #include <string.h>
 

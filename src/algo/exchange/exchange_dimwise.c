@@ -16,8 +16,8 @@
  * Trace, torus:8x8: 4 rounds along x (every row a ring:8 exchange carrying 8
  * blocks per ring destination), then 4 rounds along y; cost 2*8*14 blocks.
  */
-#include "algo_internal.h"
-#include "../analytic/tseng.h"
+#include "../algo_internal.h"
+#include "../../analytic/tseng.h"
 
 #include <string.h>
 
@@ -28,8 +28,6 @@ static mg_status dimwise_check(const mg_problem_spec *pb, const mg_params *ps, m
   if (pb->problem != MG_EXCHANGE) return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-dimwise solves complete exchange");
   if (pb->topo.kind != MG_TOPO_GRID || !mg_topo_is_torus(&pb->topo))
     return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-dimwise needs a torus (every dimension wrapped)");
-  if (pb->model.switching == MG_SW_BUS)
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-dimwise does not run on buses");
   return MG_OK;
 }
 
@@ -77,7 +75,7 @@ static mg_status dimwise_closed_form(const mg_problem_spec *pb, const mg_params 
     int dk;
     if (!mg_is_pow(t->n[k], 2, &dk) || dk < 3)
       return mg_fail(err, MG_ERR_UNSUPPORTED, "Theorem 1 needs every extent a power of two >= 8");
-    c += tseng_price(tseng_thm1(dk), m->ts, (double)(t->N / t->n[k]) * pb->bytes * m->tl);
+    c += mg_tseng_price(mg_tseng_thm1(dk), m->ts, (double)(t->N / t->n[k]) * pb->bytes * m->tl);
   }
   *cost = c;
   return MG_OK;

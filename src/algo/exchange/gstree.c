@@ -30,7 +30,7 @@
  * split are chosen to minimise rounds, then transmitted blocks (every mirror
  * for n <= 64, mirrors 0..7 beyond: on rings 65..128 that loses nothing).
  */
-#include "algo_internal.h"
+#include "../algo_internal.h"
 
 #include <string.h>
 

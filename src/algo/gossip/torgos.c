@@ -87,7 +87,6 @@ static mg_status tg_check(const mg_problem_spec *pb, const mg_params *ps, mg_err
   if (pb->problem != MG_GOSSIP) return mg_fail(err, MG_ERR_UNSUPPORTED, "torgos is a gossip algorithm");
   if (pb->topo.kind != MG_TOPO_GRID || pb->topo.d != 2)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "torgos needs a 2D torus or mesh");
-  if (pb->model.switching == MG_SW_BUS) return mg_fail(err, MG_ERR_UNSUPPORTED, "torgos does not run on buses");
   if (pb->model.port == MG_PORT_ONE)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "torgos sends white and black pieces at once: it needs all-port");
   mg_dg_plan p;
@@ -332,13 +331,11 @@ static double plan_cost(const mg_dg_plan *p, const mg_problem_spec *pb) {
         double hops = 0, items = 0;
         const tg_col *cc = &c[w];
         switch (ph[i].kind) {
-        case PH_CONC:
-          for (size_t q = 0; q < p->nmv[t]; q++) {
-            const mg_dg_move *mv = &p->mv[t][q];
-            double v = fabs((double)(mv->to - mv->from)) * m->td + mv->count * piece * m->tl;
-            if (v > worst) worst = v;
-          }
+        case PH_CONC: {
+          double v = mg_dg_conc_step(p, t, m, piece);
+          if (v > worst) worst = v;
           continue;
+        }
         case PH_ROW: hops = p->s, items = p->s; break;
         case PH_COL: hops = p->s, items = cc->nA; break;
         case PH_4A: {
@@ -373,76 +370,22 @@ static mg_status tg_closed(const mg_problem_spec *pb, const mg_params *ps, doubl
  * x from floor(b/2) to b + b/4; ranked by the recount on the torus (the
  * same for a mesh, whose extra rounds come on top), the best few
  * simulated. */
-#define TG_TUNE_KEEP 6
-typedef struct tg_cand {
-  uint32_t a, b, x;
-  double cost;
-} tg_cand;
+static mg_status tg_price(void *arg, const mg_params *ps, double *cost) {
+  const mg_problem_spec *pt = arg;
+  mg_dg_plan p;
+  mg_status st = make_plan(pt, ps, &p, NULL);
+  if (st != MG_OK) return st;
+  *cost = plan_cost(&p, pt);
+  mg_dg_plan_free(&p);
+  return MG_OK;
+}
 
 static mg_status tg_candidates(const mg_problem_spec *pb, mg_status (*visit)(void *arg, const mg_params *ps), void *arg,
                                mg_err *err) {
-  tg_cand best[TG_TUNE_KEEP];
-  int nbest = 0;
   mg_problem_spec pt = *pb;
   pt.topo.wrap[0] = pt.topo.wrap[1] = 1;
-  if (pt.model.switching != MG_SW_WORMHOLE) pt.model.switching = MG_SW_WORMHOLE;
-  uint32_t n0 = pb->topo.n[0], n1 = pb->topo.n[1];
-  for (uint32_t a = 1; a <= n0; a++) {
-    if (n0 % a || n1 % (n0 / a)) continue;
-    uint32_t s = n0 / a;
-    for (uint32_t b = 2; b <= s; b++) {
-      if (s % b) continue;
-      for (uint32_t x = b / 2; x <= b + b / 4; x++) {
-        mg_params ps;
-        mg_err e;
-        mg_dg_plan p;
-        memset(&ps, 0, sizeof ps);
-        mg_params_set_int(&ps, "a", a, NULL);
-        mg_params_set_int(&ps, "b", b, NULL);
-        mg_params_set_int(&ps, "x", x, NULL);
-        if (make_plan(&pt, &ps, &p, &e) != MG_OK) continue;
-        double c = plan_cost(&p, &pt);
-        mg_dg_plan_free(&p);
-        int pos = nbest;
-        while (pos > 0 && best[pos - 1].cost > c)
-          pos--;
-        if (pos >= TG_TUNE_KEEP) continue;
-        if (nbest < TG_TUNE_KEEP) nbest++;
-        memmove(&best[pos + 1], &best[pos], (size_t)(nbest - 1 - pos) * sizeof best[0]);
-        best[pos] = (tg_cand){a, b, x, c};
-      }
-    }
-    if (s == 1) {
-      /* a = n0: no phase 4 */
-      tg_cand c = {a, 2, 1, 0};
-      mg_params ps;
-      mg_dg_plan p;
-      memset(&ps, 0, sizeof ps);
-      mg_params_set_int(&ps, "a", a, NULL);
-      if (make_plan(&pt, &ps, &p, NULL) != MG_OK) continue;
-      c.cost = plan_cost(&p, &pt);
-      mg_dg_plan_free(&p);
-      int pos = nbest;
-      while (pos > 0 && best[pos - 1].cost > c.cost)
-        pos--;
-      if (pos >= TG_TUNE_KEEP) continue;
-      if (nbest < TG_TUNE_KEEP) nbest++;
-      memmove(&best[pos + 1], &best[pos], (size_t)(nbest - 1 - pos) * sizeof best[0]);
-      best[pos] = c;
-    }
-  }
-  for (int i = 0; i < nbest; i++) {
-    mg_params ps;
-    memset(&ps, 0, sizeof ps);
-    mg_params_set_int(&ps, "a", best[i].a, err);
-    if (n0 / best[i].a > 1) {
-      mg_params_set_int(&ps, "b", best[i].b, err);
-      mg_params_set_int(&ps, "x", best[i].x, err);
-    }
-    mg_status st = visit(arg, &ps);
-    if (st != MG_OK) return mg_fail(err, st, "tuning torgos: %s", mg_strerror(st));
-  }
-  return MG_OK;
+  pt.model.switching = MG_SW_WORMHOLE;
+  return mg_dg_candidates(pb->topo.n[0], pb->topo.n[1], 6, tg_price, &pt, visit, arg, "torgos", err);
 }
 
 static const mg_param_desc tg_params[] = {

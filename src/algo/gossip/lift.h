@@ -27,7 +27,7 @@
 #ifndef MG_LIFT_H
 #define MG_LIFT_H
 
-#include "algo_internal.h"
+#include "../algo_internal.h"
 
 /* A recorded 1D schedule: its info and deep copies of its rounds. */
 typedef struct mg_sched1d {

@@ -46,7 +46,7 @@
  *   via [dim2 -1][dim1 +2][dim2 +2], ... (7 units); round 2-b (49 units);
  *   round 3: (0,0,0)->(1,0,0), ... (343 units).
  */
-#include "algo_internal.h"
+#include "../algo_internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -90,7 +90,6 @@ static mg_status lee_check_named(const mg_problem_spec *pb, const char *name, mg
     return mg_fail(err, MG_ERR_UNSUPPORTED,
                    "%s needs a 3D torus 7^i x 7^i x 7^i (perfect Lee code, seed 004 section 5.2), not %s", name,
                    mg_topo_format(&pb->topo, topo, sizeof topo));
-  if (pb->model.switching == MG_SW_BUS) return mg_fail(err, MG_ERR_UNSUPPORTED, "%s does not run on buses", name);
   if (pb->model.port != MG_PORT_ALL)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "%s is all-port: a code vertex talks to six neighbours per round", name);
   return MG_OK;

@@ -6,21 +6,22 @@
  * filling: the arc with the least capacity per unfrozen flow fixes the
  * rate of its flows, which are then frozen, and so on), and the shares are
  * recomputed whenever a flow ends. This is the fluid model of SimGrid's
- * CM02 network model without latencies (bench/bench_fair_simgrid.c
- * compares the two on rounds of the MPI baselines). The simulator then
+ * CM02 network model without latencies (bench/simgrid_fair.c
+ * compares the two on rounds of the MPI baselines). The pricer then
  * prices the round as max over its transfers of ts + hops*td + finish*tl
  * (docs/models.md). Cost: one sharing per flow end, each O(arcs touched x
  * bottleneck levels + route lengths). */
-#include "sim_internal.h"
+#include "model.h"
 
 #include <math.h>
 #include <string.h>
 
-mg_status mg_fair_finish(mg_sim *s, size_t nx, double *finish, mg_err *err) {
+mg_status mg_fair_finish(const mg_pricer *p, double *finish, mg_err *err) {
+  size_t nx = p->n;
   mg_status st = MG_OK;
-  size_t na = s->narc_touched, ninc = s->nfair_arcs;
-  const size_t *off = s->fair_off;
-  const uint64_t *arcs = s->fair_arcs;
+  size_t na = p->ntouched, ninc = p->narcs;
+  const size_t *off = p->off;
+  const uint64_t *arcs = p->arcs;
   /* per arc: capacity left, unfrozen flows, and its flows (CSR) */
   double *cap = mg_calloc(na ? na : 1, sizeof(double));
   uint32_t *nun = mg_calloc(na ? na : 1, sizeof(uint32_t));
@@ -33,9 +34,9 @@ mg_status mg_fair_finish(mg_sim *s, size_t nx, double *finish, mg_err *err) {
     goto out;
   }
   for (size_t k = 0; k < na; k++)
-    s->arc_index[s->arc_touched[k]] = (uint32_t)k;
+    p->arc_index[p->touched[k]] = (uint32_t)k;
   for (size_t j = 0; j < ninc; j++)
-    start[s->arc_index[arcs[j]] + 1]++;
+    start[p->arc_index[arcs[j]] + 1]++;
   for (size_t k = 0; k < na; k++)
     start[k + 1] += start[k];
   {
@@ -46,7 +47,7 @@ mg_status mg_fair_finish(mg_sim *s, size_t nx, double *finish, mg_err *err) {
     }
     for (size_t i = 0; i < nx; i++)
       for (size_t j = off[i]; j < off[i + 1]; j++) {
-        uint32_t a = s->arc_index[arcs[j]];
+        uint32_t a = p->arc_index[arcs[j]];
         flows[start[a] + fill[a]++] = i;
       }
     free(fill);
@@ -54,7 +55,7 @@ mg_status mg_fair_finish(mg_sim *s, size_t nx, double *finish, mg_err *err) {
   size_t nactive = 0;
   for (size_t i = 0; i < nx; i++) {
     finish[i] = 0;
-    rem[i] = s->fair_bytes[i];
+    rem[i] = p->bytes[i];
     active[i] = rem[i] > 0 && off[i + 1] > off[i];
     nactive += active[i];
   }
@@ -67,7 +68,7 @@ mg_status mg_fair_finish(mg_sim *s, size_t nx, double *finish, mg_err *err) {
       frozen[i] = 0;
       if (active[i])
         for (size_t j = off[i]; j < off[i + 1]; j++)
-          nun[s->arc_index[arcs[j]]]++;
+          nun[p->arc_index[arcs[j]]]++;
     }
     size_t unfrozen = nactive;
     while (unfrozen > 0) {
@@ -85,7 +86,7 @@ mg_status mg_fair_finish(mg_sim *s, size_t nx, double *finish, mg_err *err) {
           rate[i] = best;
           unfrozen--;
           for (size_t j = off[i]; j < off[i + 1]; j++) {
-            uint32_t b = s->arc_index[arcs[j]];
+            uint32_t b = p->arc_index[arcs[j]];
             cap[b] -= best;
             nun[b]--;
           }
@@ -105,7 +106,7 @@ mg_status mg_fair_finish(mg_sim *s, size_t nx, double *finish, mg_err *err) {
     for (size_t i = 0; i < nx; i++) {
       if (!active[i]) continue;
       rem[i] -= rate[i] * dt;
-      if (i == first || rem[i] <= 1e-12 * s->fair_bytes[i]) {
+      if (i == first || rem[i] <= 1e-12 * p->bytes[i]) {
         finish[i] = t;
         active[i] = 0;
         nactive--;

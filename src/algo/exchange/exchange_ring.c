@@ -29,24 +29,38 @@
  *   SP_0: 0->1:4 2->3:4 4->5:4 6->7:4 | 1->0:3 7->6:3 5->4:3 3->2:3
  *   4 rounds, 4+5+1+4 = 14 blocks = Lemma 6 (11) + 3 (Theorem 1, d = 3).
  */
-#include "algo_internal.h"
-#include "../analytic/tseng.h"
+#include "../algo_internal.h"
+#include "../../analytic/tseng.h"
 
 #include <string.h>
 
-static mg_status xring_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
+/* The parameters, read and checked in one place. */
+typedef struct xr_cfg {
+  int overlap; /* + and - trees in the same rounds (section 2.4) */
+  int sync;    /* section 7.2's null messages */
+} xr_cfg;
+
+static mg_status xr_params(const mg_params *ps, xr_cfg *c, mg_err *err) {
   int64_t ov, sync;
-  int d;
   mg_status st = mg_param_int(ps, "overlap", 1, 0, 1, &ov, err);
+  if (st == MG_OK) st = mg_param_int(ps, "sync", 0, 0, 1, &sync, err);
   if (st != MG_OK) return st;
-  if ((st = mg_param_int(ps, "sync", 0, 0, 1, &sync, err)) != MG_OK) return st;
-  if (sync && (!ov || pb->topo.d != 1 || !mg_is_pow(pb->topo.n[0], 2, &d) || d < 3))
+  c->overlap = (int)ov;
+  c->sync = (int)sync;
+  return MG_OK;
+}
+
+static mg_status xring_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
+  xr_cfg c;
+  int d;
+  mg_status st = xr_params(ps, &c, err);
+  if (st != MG_OK) return st;
+  if (c.sync && (!c.overlap || pb->topo.d != 1 || !mg_is_pow(pb->topo.n[0], 2, &d) || d < 3))
     return mg_fail(err, MG_ERR_UNSUPPORTED,
                    "sync=1 (section 7.2 null messages) is defined for the overlapped trees on rings of 2^d, d >= 3");
   if (pb->problem != MG_EXCHANGE) return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-ring solves complete exchange");
   if (pb->topo.kind != MG_TOPO_GRID || pb->topo.d != 1 || !pb->topo.wrap[0])
     return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-ring needs a ring (one wrapped dimension)");
-  if (pb->model.switching == MG_SW_BUS) return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-ring does not run on buses");
   return MG_OK;
 }
 
@@ -77,14 +91,13 @@ static mg_status null_round(mg_emit *e, uint32_t n, int l, int gather, mg_err *e
 
 static mg_status xring_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
   mg_status st = MG_OK;
-  int64_t ov = 1, sync = 0;
+  xr_cfg c;
   mg_gs_plan plan;
   mg_emit e;
   int begun = 0;
   memset(&plan, 0, sizeof plan);
-  MG_CHECK(mg_param_int(ps, "overlap", 1, 0, 1, &ov, err));
-  MG_CHECK(mg_param_int(ps, "sync", 0, 0, 1, &sync, err));
-  MG_CHECK(mg_gs_plan_build(pb->topo.n[0], (int)ov, &plan, err));
+  MG_CHECK(xr_params(ps, &c, err));
+  MG_CHECK(mg_gs_plan_build(pb->topo.n[0], c.overlap, &plan, err));
   MG_CHECK(mg_emit_begin(&e, sink, pb, "exchange-ring", ps, 1, 0, (int64_t)plan.nrounds, err));
   begun = 1;
   for (size_t r = 0; r < plan.nrounds; r++) {
@@ -94,7 +107,7 @@ static mg_status xring_generate(const mg_problem_spec *pb, const mg_params *ps, 
       MG_CHECK(mg_emit_add(&e, &tr, err));
     }
     MG_CHECK(mg_emit_round(&e, err));
-    if (sync) {
+    if (c.sync) {
       /* phase index: GP_l is l, SP_l is 2L-1-l (L = d-1 levels) */
       int L = plan.levels, ph = plan.rphase[r];
       if (ph < L - 1 && ph + 1 <= L - 1)
@@ -113,19 +126,18 @@ out:
 /* Theorem 1 on rings of 2^d, d >= 3, priced with the paper's
  * distance-insensitive wormhole cost. */
 static mg_status xring_closed_form(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
-  int64_t ov = 1, sync = 0;
+  xr_cfg c;
   int d;
-  mg_status st = mg_param_int(ps, "overlap", 1, 0, 1, &ov, err);
+  mg_status st = xr_params(ps, &c, err);
   if (st != MG_OK) return st;
-  if ((st = mg_param_int(ps, "sync", 0, 0, 1, &sync, err)) != MG_OK) return st;
   const mg_model *m = &pb->model;
   if (m->switching != MG_SW_WORMHOLE || m->td != 0)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "Theorem 1 is stated for distance-insensitive wormhole routing (td = 0)");
-  if (!ov) return mg_fail(err, MG_ERR_UNSUPPORTED, "Theorem 1 prices the overlapped trees (overlap=1)");
+  if (!c.overlap) return mg_fail(err, MG_ERR_UNSUPPORTED, "Theorem 1 prices the overlapped trees (overlap=1)");
   if (!mg_is_pow(pb->topo.n[0], 2, &d) || d < 3)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "Theorem 1 holds for rings of 2^d nodes, d >= 3");
-  *cost = tseng_price(tseng_thm1(d), m->ts, pb->bytes * m->tl);
-  if (sync) *cost += tseng_barriers(d) * m->ts; /* section 7.2: 2d-5 rounds of null messages */
+  *cost = mg_tseng_price(mg_tseng_thm1(d), m->ts, pb->bytes * m->tl);
+  if (c.sync) *cost += mg_tseng_barriers(d) * m->ts; /* section 7.2: 2d-5 rounds of null messages */
   return MG_OK;
 }
 

@@ -31,8 +31,8 @@
  * the ring:4 plan along x in P00/P11 and along y in P01/P10, then 2 rounds
  * with the axes swapped; every logical message carries 4*4 blocks per unit.
  */
-#include "algo_internal.h"
-#include "../analytic/tseng.h"
+#include "../algo_internal.h"
+#include "../../analytic/tseng.h"
 
 #include <string.h>
 
@@ -46,8 +46,6 @@ static mg_status part_check(const mg_problem_spec *pb, const mg_params *ps, mg_e
     return mg_fail(err, MG_ERR_UNSUPPORTED, "T4 needs even extents (four logical tori by parity)");
   if (pb->topo.d == 3 && (pb->topo.n[0] % 4 || pb->topo.n[1] % 4 || pb->topo.n[2] % 4))
     return mg_fail(err, MG_ERR_UNSUPPORTED, "C64 needs extents that are multiples of 4 (64 logical tori mod 4)");
-  if (pb->model.switching == MG_SW_BUS)
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-partitioned does not run on buses");
   return MG_OK;
 }
 
@@ -206,13 +204,13 @@ static mg_status part_closed_form(const mg_problem_spec *pb, const mg_params *ps
   if (pb->topo.d == 3) {
     if (pb->topo.n[0] != pb->topo.n[1] || pb->topo.n[1] != pb->topo.n[2] || !mg_is_pow(pb->topo.n[0], 2, &d) || d < 5)
       return mg_fail(err, MG_ERR_UNSUPPORTED, "Theorem 3 holds on 2^d x 2^d x 2^d tori, d >= 5");
-    *cost = tseng_price(tseng_thm3(d), m->ts, pb->bytes * m->tl);
+    *cost = mg_tseng_price(mg_tseng_thm3(d), m->ts, pb->bytes * m->tl);
     return MG_OK;
   }
   if (pb->topo.d != 2 || pb->topo.n[0] != pb->topo.n[1] || !mg_is_pow(pb->topo.n[0], 2, &d) || d < 4 ||
       !mg_is_pow(pb->topo.n[1], 2, &d1))
     return mg_fail(err, MG_ERR_UNSUPPORTED, "Theorem 2 holds on 2^d x 2^d tori, d >= 4");
-  *cost = tseng_price(tseng_thm2(d), m->ts, pb->bytes * m->tl);
+  *cost = mg_tseng_price(mg_tseng_thm2(d), m->ts, pb->bytes * m->tl);
   return MG_OK;
 }
 

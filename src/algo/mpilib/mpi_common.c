@@ -5,7 +5,7 @@ mg_status mg_mpi_grid_check(const mg_problem_spec *pb, mg_problem problem, const
   if (pb->problem != problem)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "%s is a %s algorithm", algo,
                    problem == MG_GOSSIP ? "gossip (allgather)" : "complete exchange (alltoall)");
-  if (pb->topo.kind != MG_TOPO_GRID || pb->model.switching == MG_SW_BUS)
+  if (pb->topo.kind != MG_TOPO_GRID)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "%s needs a ring, line, torus or mesh (not a mesh-bus)", algo);
   return MG_OK;
 }

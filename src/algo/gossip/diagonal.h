@@ -35,4 +35,19 @@ mg_status mg_dg_plan_rounds(mg_dg_plan *p, const mg_params *ps, const char *algo
 /* Parses "3" or "3/9/..." into at most MG_DG_MAX_ROUNDS values. */
 mg_status mg_dg_parse_list(const char *v, const char *name, uint32_t *out, int *n, mg_err *err);
 
+/* Phase 1, step t, priced: the largest hops*t_d + pieces*piece*t_l of its
+ * moves (the step's t_s comes on top). */
+double mg_dg_conc_step(const mg_dg_plan *p, uint32_t t, const mg_model *m, double piece);
+
+/* The tuning search of torgos and cubgos: every a dividing n0 (and, if n1
+ * is not 0, with n0/a dividing n1), every b dividing s = n0/a and every x
+ * from floor(b/2) to b + b/4 (for s = 1 only a); price() recounts each
+ * candidate's cost (an error: not a candidate); the `keep` cheapest are
+ * visited in cost order. */
+#define MG_DG_MAX_KEEP 8
+typedef mg_status (*mg_dg_price_fn)(void *arg, const mg_params *ps, double *cost);
+mg_status mg_dg_candidates(uint32_t n0, uint32_t n1, int keep, mg_dg_price_fn price, void *parg,
+                           mg_status (*visit)(void *arg, const mg_params *ps), void *varg, const char *algo,
+                           mg_err *err);
+
 #endif

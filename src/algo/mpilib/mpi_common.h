@@ -3,7 +3,7 @@
 #ifndef MG_MPI_COMMON_H
 #define MG_MPI_COMMON_H
 
-#include "algo_internal.h"
+#include "../algo_internal.h"
 
 /* The baselines address ranks, so any grid topology (not a mesh-bus) with
  * the problem the algorithm solves. */

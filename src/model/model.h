@@ -1,0 +1,103 @@
+/* The cost model's room: parse and validate a model (model.c), price a
+ * message and a round (price.c), share arcs fairly (fair.c).
+ *
+ * The pricing interface: what a message and a round cost
+ * under a machine model. The simulator checks the rules and resolves the
+ * items; it hands every transfer of a round to a pricer (its sender, hop
+ * count, bytes and the arcs it walks) and asks for the round's price at
+ * the end. Nothing here knows an algorithm or a rule of the verifier.
+ *
+ * How each model prices a message and a round is written out in
+ * docs/models.md; in short:
+ *   wormhole/circuit, alone: t_s + hops*t_d + bytes*t_l   (Juurlink, Rao,
+ *     Sibeyn, "Gossiping on Meshes and Tori", eq. (1));
+ *   store-and-forward, alone: hops*(t_s + bytes*t_l);
+ *   bus: one step t_s per round (Fujita, "Gossiping in Mesh-Bus Computers
+ *     by Packets with Bounded Length");
+ *   strict rounds: the dearest transfer; circuit: alpha + max hops*delta +
+ *     max length*tau (Delmas, Perennes, "Circuit-switched gossiping in the
+ *     3-dimensional torus networks");
+ *   shared rounds: the largest fixed terms, a node's start-ups one after
+ *     the other beyond its out-degree, plus the busiest arc's bytes;
+ *   fair rounds: max-min fair sharing of the arcs (fair.c). */
+#ifndef MG_MODEL_H
+#define MG_MODEL_H
+
+#include "../util/internal.h"
+
+/* A price split into its terms (the report's cost_terms). */
+typedef struct mg_terms {
+  double startup, hop, transfer;
+} mg_terms;
+
+static inline double mg_terms_sum(mg_terms t) { return t.startup + t.hop + t.transfer; }
+
+/* Checks that a model can price a problem on a topology: buses only on
+ * mesh-bus computers and the other way round; the mesh-bus model for
+ * gossip only (Fujita defines it so); fair sharing needs wormhole or
+ * circuit switching. MG_ERR_INVALID with the reason. */
+mg_status mg_model_validate(const mg_model *m, const mg_topo *t, mg_problem problem, mg_err *err);
+
+/* A transfer's price when it runs alone. */
+mg_terms mg_price_message(const mg_model *m, uint64_t hops, double bytes);
+
+/* The per-round ledger of a model: the arcs' byte loads, each node's
+ * message count and, for contention=fair, every transfer's arcs. */
+typedef struct mg_pricer {
+  mg_model m;
+  mg_topo topo;
+  uint64_t nslots;
+  uint32_t stamp; /* round + 1: marks what this round touched */
+  /* per arc: bytes this round */
+  double *arc_bytes;
+  uint32_t *arc_stamp;
+  uint64_t *touched; /* arcs touched this round */
+  size_t ntouched, captouched;
+  /* per node: messages started this round (valid where send_stamp) */
+  uint32_t *send_stamp, *send_count;
+  uint32_t round_startups; /* the round's largest start-up multiple */
+  /* this round so far */
+  size_t n;
+  mg_terms dearest;
+  double max_fixed, max_bytes;
+  uint64_t max_hops;
+  /* contention=fair: transfer i walks arcs[off[i] .. off[i+1]) */
+  int fair;
+  uint32_t *arc_index; /* arc id -> its index among the touched arcs */
+  uint64_t *arcs;
+  size_t narcs, caparcs;
+  size_t *off;
+  uint32_t *src;
+  double *bytes, *fixed, *work;
+  size_t capoff, capsrc, capbytes, capfixed, capwork;
+} mg_pricer;
+
+/* What one round cost, with the busiest arc's load and the round's
+ * longest route and largest message (for the report). */
+typedef struct mg_round_price {
+  double cost;
+  mg_terms terms;
+  double busiest; /* bytes on the busiest arc (bus: the largest message) */
+  uint64_t max_hops;
+} mg_round_price;
+
+/* Allocates the ledger for a topology under a model. MG_ERR_NOMEM on
+ * failure (nothing to free then); MG_ERR_INVALID for a model that cannot
+ * price (fair with store-and-forward). */
+mg_status mg_pricer_init(mg_pricer *p, const mg_model *m, const mg_topo *t, mg_err *err);
+void mg_pricer_free(mg_pricer *p);
+/* Starts round r (0-based). */
+void mg_pricer_begin(mg_pricer *p, int64_t r);
+/* Adds a transfer of the round: its sender, hops and bytes, and the arcs
+ * its route walks (bus transfers: none). MG_ERR_NOMEM on failure. */
+mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint64_t hops, double bytes, const uint64_t *arcs, size_t narcs,
+                        mg_err *err);
+/* Prices the round added so far (an empty round costs nothing). */
+mg_status mg_pricer_end(mg_pricer *p, mg_round_price *out, mg_err *err);
+
+/* contention=fair: the finish time (in bytes at one byte per unit of time
+ * per arc) of each of the round's transfers under max-min fair sharing of
+ * the arcs, re-shared whenever a flow ends; into finish[0..p->n). */
+mg_status mg_fair_finish(const mg_pricer *p, double *finish, mg_err *err);
+
+#endif

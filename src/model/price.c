@@ -1,0 +1,186 @@
+/* Pricing: what a message and a round cost under a machine model (see
+ * price.h for the rules and docs/models.md for their derivation). */
+#include "model.h"
+
+#include <string.h>
+
+mg_terms mg_price_message(const mg_model *m, uint64_t hops, double bytes) {
+  mg_terms t = {m->ts, 0, 0};
+  if (m->switching == MG_SW_BUS) return t; /* one bus step per round */
+  if (m->switching == MG_SW_SAF) {
+    /* every hop stores the whole message and starts it again */
+    t.startup = (double)hops * m->ts;
+    t.transfer = (double)hops * bytes * m->tl;
+    return t;
+  }
+  t.hop = (double)hops * m->td;
+  t.transfer = bytes * m->tl;
+  return t;
+}
+
+mg_status mg_pricer_init(mg_pricer *p, const mg_model *m, const mg_topo *t, mg_err *err) {
+  memset(p, 0, sizeof *p);
+  p->m = *m;
+  p->topo = *t;
+  if (m->contention == MG_CONT_FAIR && m->switching == MG_SW_SAF)
+    return mg_fail(err, MG_ERR_INVALID, "contention=fair is defined for wormhole and circuit switching");
+  p->fair = m->contention == MG_CONT_FAIR && m->switching != MG_SW_BUS;
+  p->nslots = mg_topo_arc_slots(t);
+  p->arc_bytes = mg_calloc(p->nslots, sizeof(double));
+  p->arc_stamp = mg_calloc(p->nslots, sizeof(uint32_t));
+  p->send_stamp = mg_calloc(t->N, sizeof(uint32_t));
+  p->send_count = mg_calloc(t->N, sizeof(uint32_t));
+  if (p->fair) p->arc_index = mg_calloc(p->nslots, sizeof(uint32_t));
+  if (!p->arc_bytes || !p->arc_stamp || !p->send_stamp || !p->send_count || (p->fair && !p->arc_index)) {
+    mg_pricer_free(p);
+    return mg_fail(err, MG_ERR_NOMEM, "cannot allocate the cost model's bookkeeping");
+  }
+  return MG_OK;
+}
+
+void mg_pricer_free(mg_pricer *p) {
+  free(p->arc_bytes);
+  free(p->arc_stamp);
+  free(p->touched);
+  free(p->send_stamp);
+  free(p->send_count);
+  free(p->arc_index);
+  free(p->arcs);
+  free(p->off);
+  free(p->src);
+  free(p->bytes);
+  free(p->fixed);
+  free(p->work);
+  memset(p, 0, sizeof *p);
+}
+
+void mg_pricer_begin(mg_pricer *p, int64_t r) {
+  p->stamp = (uint32_t)(r + 1);
+  p->ntouched = 0;
+  p->round_startups = 1;
+  p->n = 0;
+  p->narcs = 0;
+  memset(&p->dearest, 0, sizeof p->dearest);
+  p->max_fixed = p->max_bytes = 0;
+  p->max_hops = 0;
+}
+
+/* Start-ups a node pays for the messages it started this round: an
+ * all-port node starts one message per out-arc at a time, so k messages
+ * cost ceil(k/deg) start-ups, one after the other (Juurlink, Rao, Sibeyn,
+ * section 7: sends are dispatched one after the other). Under strict
+ * contention k <= deg always, and nothing is counted. */
+static uint32_t node_startups(const mg_pricer *p, uint32_t node) {
+  uint32_t deg = (uint32_t)mg_topo_in_degree(&p->topo, node);
+  return deg > 0 ? (p->send_count[node] + deg - 1) / deg : 1;
+}
+
+static mg_status grow_round(mg_pricer *p, mg_err *err) {
+  size_t need = p->n + 2;
+  if (!mg_grow((void **)&p->off, &p->capoff, need, sizeof(size_t)) ||
+      !mg_grow((void **)&p->src, &p->capsrc, need, sizeof(uint32_t)) ||
+      !mg_grow((void **)&p->bytes, &p->capbytes, need, sizeof(double)) ||
+      !mg_grow((void **)&p->fixed, &p->capfixed, need, sizeof(double)) ||
+      !mg_grow((void **)&p->work, &p->capwork, need, sizeof(double)))
+    return mg_fail(err, MG_ERR_NOMEM, "out of memory for the fair-sharing state");
+  return MG_OK;
+}
+
+mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint64_t hops, double bytes, const uint64_t *arcs, size_t narcs,
+                        mg_err *err) {
+  const mg_model *m = &p->m;
+  size_t i = p->n;
+  for (size_t k = 0; k < narcs; k++) {
+    uint64_t a = arcs[k];
+    if (p->arc_stamp[a] != p->stamp) {
+      p->arc_stamp[a] = p->stamp;
+      p->arc_bytes[a] = 0;
+      if (!mg_grow((void **)&p->touched, &p->captouched, p->ntouched + 1, sizeof *p->touched))
+        return mg_fail(err, MG_ERR_NOMEM, "out of memory for arc bookkeeping");
+      p->touched[p->ntouched++] = a;
+    }
+    p->arc_bytes[a] += bytes;
+  }
+  if (m->switching != MG_SW_BUS && m->contention != MG_CONT_STRICT) {
+    p->send_count[src] = p->send_stamp[src] == p->stamp ? p->send_count[src] + 1 : 1;
+    p->send_stamp[src] = p->stamp;
+    uint32_t mult = node_startups(p, src);
+    if (mult > p->round_startups) p->round_startups = mult;
+  }
+  mg_terms t = mg_price_message(m, hops, bytes);
+  if (p->fair) {
+    mg_status st = grow_round(p, err);
+    if (st != MG_OK) return st;
+    if (!mg_grow((void **)&p->arcs, &p->caparcs, p->narcs + narcs + 1, sizeof *p->arcs))
+      return mg_fail(err, MG_ERR_NOMEM, "out of memory for the fair-sharing routes");
+    p->off[i] = p->narcs;
+    memcpy(p->arcs + p->narcs, arcs, narcs * sizeof *arcs);
+    p->narcs += narcs;
+    p->off[i + 1] = p->narcs;
+    p->src[i] = src;
+    p->bytes[i] = bytes;
+    p->fixed[i] = t.startup + t.hop;
+  }
+  if (mg_terms_sum(t) > mg_terms_sum(p->dearest) || i == 0) p->dearest = t;
+  if (t.startup + t.hop > p->max_fixed) p->max_fixed = t.startup + t.hop;
+  if (hops > p->max_hops) p->max_hops = hops;
+  if (bytes > p->max_bytes) p->max_bytes = bytes;
+  p->n++;
+  return MG_OK;
+}
+
+/* contention=fair: the round costs its dearest transfer, each priced at
+ * its sender's start-ups + hop time + fair-share finish (fair.c). */
+static mg_status price_fair(mg_pricer *p, mg_terms *out, double *cost, mg_err *err) {
+  const mg_model *m = &p->m;
+  mg_status st = mg_fair_finish(p, p->work, err);
+  if (st != MG_OK) return st;
+  double best = -1;
+  for (size_t i = 0; i < p->n; i++) {
+    double ts_i = m->ts * node_startups(p, p->src[i]);
+    p->fixed[i] += ts_i - m->ts;
+    double c = p->fixed[i] + p->work[i] * m->tl;
+    if (c > best) {
+      best = *cost = c;
+      *out = (mg_terms){ts_i, p->fixed[i] - ts_i, p->work[i] * m->tl};
+    }
+  }
+  return MG_OK;
+}
+
+mg_status mg_pricer_end(mg_pricer *p, mg_round_price *out, mg_err *err) {
+  const mg_model *m = &p->m;
+  double busiest = 0;
+  mg_terms t = {0, 0, 0};
+  double cost = 0;
+  for (size_t k = 0; k < p->ntouched; k++)
+    if (p->arc_bytes[p->touched[k]] > busiest) busiest = p->arc_bytes[p->touched[k]];
+  if (m->switching == MG_SW_BUS) busiest = p->max_bytes;
+  if (p->n > 0) {
+    if (m->switching == MG_SW_BUS) {
+      t.startup = cost = m->ts;
+    } else if (p->fair) {
+      mg_status st = price_fair(p, &t, &cost, err);
+      if (st != MG_OK) return st;
+    } else if (m->contention == MG_CONT_SHARED) {
+      /* the round's largest fixed terms (a node's start-ups one after the
+       * other) plus the byte load of its busiest arc */
+      t.startup = m->switching == MG_SW_SAF ? p->max_fixed : m->ts * p->round_startups;
+      t.hop = m->switching == MG_SW_SAF ? 0 : p->max_fixed - m->ts;
+      t.transfer = busiest * m->tl;
+      cost = mg_terms_sum(t);
+    } else if (m->switching == MG_SW_CIRCUIT) {
+      /* Delmas-Perennes: alpha + max distance*delta + max length*tau */
+      t = (mg_terms){m->ts, (double)p->max_hops * m->td, p->max_bytes * m->tl};
+      cost = mg_terms_sum(t);
+    } else {
+      t = p->dearest;
+      cost = mg_terms_sum(t);
+    }
+  }
+  out->terms = t;
+  out->cost = cost;
+  out->busiest = busiest;
+  out->max_hops = p->max_hops;
+  return MG_OK;
+}

@@ -1,0 +1,22 @@
+/* Schedule files read back: an open file is a generator of its rounds. */
+#ifndef MG_SCHEDULE_FILE_H
+#define MG_SCHEDULE_FILE_H
+
+#include "../util/internal.h"
+
+typedef struct mg_sfile mg_sfile;
+
+/* Reads and checks the file's header (format, topology, model, sizes) and
+ * that it has rounds. MG_ERR_IO if it cannot be read, MG_ERR_INVALID with
+ * the first malformed field; *out is NULL then. */
+mg_status mg_sfile_open(const char *path, mg_sfile **out, mg_err *err);
+const mg_schedule_info *mg_sfile_info(const mg_sfile *sf);
+/* An mg_generator_fn (arg: the mg_sfile): streams the rounds, checking
+ * each transfer as it goes (MG_ERR_INVALID for a malformed one). */
+mg_status mg_sfile_generate(void *sf, mg_sink *sink, mg_err *err);
+/* Where the file's own report disagrees with ours, a one-line note in
+ * disagree (left untouched otherwise). */
+void mg_sfile_disagreement(const mg_sfile *sf, const mg_report *rep, char *disagree, size_t len);
+void mg_sfile_close(mg_sfile *sf);
+
+#endif
