@@ -7,6 +7,17 @@
 if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
   message(FATAL_ERROR "MG_FUZZ=ON needs clang (CC=clang): libFuzzer is clang's")
 endif()
+include(CheckCSourceCompiles)
+set(CMAKE_REQUIRED_LINK_OPTIONS -fsanitize=fuzzer)
+check_c_source_compiles("#include <stddef.h>
+#include <stdint.h>
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }" MG_HAVE_LIBFUZZER)
+unset(CMAKE_REQUIRED_LINK_OPTIONS)
+if(NOT MG_HAVE_LIBFUZZER)
+  message(WARNING "clang cannot link -fsanitize=fuzzer (install libclang-rt-14-dev): no fuzz harnesses")
+  add_test(NAME fuzz_smoke COMMAND ${CMAKE_COMMAND} -E echo "fuzz smoke skipped: libFuzzer runtime not found")
+  return()
+endif()
 set(MG_FUZZ_SECONDS 15 CACHE STRING "seconds per harness in the fuzz_smoke test")
 set(MG_FUZZ_HARNESSES schedule topo model algo)
 foreach(h ${MG_FUZZ_HARNESSES})
