@@ -586,6 +586,10 @@ mg_status mg_export(const mg_algo *a, const mg_problem_spec *pb, const mg_params
  * whose figures disagree with ours, *disagree gets a one-line note. */
 mg_status mg_verify_file(const char *path, const mg_sim_opts *opts, mg_report *rep, mg_schedule_info *info,
                          char *disagree, size_t disagree_len, mg_err *err);
+/* The same for a schedule document held in memory (len bytes, need not
+ * be NUL-terminated). */
+mg_status mg_verify_buffer(const char *data, size_t len, const mg_sim_opts *opts, mg_report *rep,
+                           mg_schedule_info *info, char *disagree, size_t disagree_len, mg_err *err);
 
 /* Peak resident set size of this process (bytes). */
 uint64_t mg_peak_rss(void);

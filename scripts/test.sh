@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds meshgossip three ways with warnings as errors (MG_WERROR): Release
 # (build only: -O3's warnings), RelWithDebInfo and AddressSanitizer + UBSan,
-# and runs every test in the last two. This is the test command of the
-# README and of CI.
+# and runs every test in the last two; then the libFuzzer smoke (a clang
+# build of tests/fuzz, each harness for 15 s; skipped when clang or
+# libFuzzer is absent). This is the test command of the README and of CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! pkg-config --exists jansson cmocka 2>/dev/null; then bash scripts/install-deps.sh; fi
@@ -15,3 +16,12 @@ cmake --build build -j"$jobs"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMG_WERROR=ON -DMG_SANITIZE=ON -DMG_SMPI=OFF >/dev/null
 cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j"$jobs")
+fuzzrt=$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null || true)
+if [ -f "$fuzzrt" ]; then
+  CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMG_FUZZ=ON -DMG_WERROR=ON -DMG_SMPI=OFF \
+    -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON >/dev/null
+  cmake --build build-fuzz -j"$jobs"
+  (cd build-fuzz && ctest -R fuzz_smoke --output-on-failure)
+else
+  echo "fuzz smoke skipped: clang with libFuzzer (libclang-rt-14-dev) not installed"
+fi

@@ -154,7 +154,6 @@ static void malformed_files(void **state) {
       "[1, 2]",
       "{\"format\": \"other\"}",
       HEAD "\"rounds\": 3}",
-      HEAD "\"rounds\": [[{\"src\": 0, \"dst\": 1, \"route\": [[0, 1]], \"items\": [3]}]]}",
       HEAD "\"rounds\": [[{\"src\": -1, \"dst\": 1, \"items\": [0]}]]}",
       HEAD "\"rounds\": [[{\"src\": 0, \"dst\": 1, \"route\": [[0]], \"items\": [0]}]]}",
       HEAD "\"rounds\": [[{\"src\": 0, \"dst\": 1, \"route\": [[0, 1]]}]]}",
@@ -177,6 +176,12 @@ static void malformed_files(void **state) {
   char path[300];
   mg_report rep;
   mg_err e;
+  /* well-formed, but item 3 does not exist on 3 nodes: a violation (exit 1) */
+  write_file("bad.json", HEAD "\"rounds\": [[{\"src\": 0, \"dst\": 1, \"route\": [[0, 1]], \"items\": [3]}]]}", path,
+             sizeof path);
+  assert_int_equal(mg_verify_file(path, NULL, &rep, NULL, NULL, 0, &e), MG_ERR_VIOLATION);
+  assert_int_equal(rep.violation.rule, MG_RULE_BAD_ITEM);
+  mg_report_free(&rep);
   assert_int_equal(mg_verify_file("/nonexistent/x.json", NULL, &rep, NULL, NULL, 0, &e), MG_ERR_IO);
   /* a well-formed file whose schedule breaks a rule: a violation, not a parse error */
   write_file("v.json",

@@ -50,6 +50,31 @@ static void arc_shared_priced(void **state) {
   th_sched_free(&s);
 }
 
+/* A route that comes back to a node it has left loops: rejected under
+ * every contention rule, with the node named. */
+static void route_revisits(void **state) {
+  (void)state;
+  const char *models[] = {"ts=1", "contention=shared,ts=1", "contention=fair,ts=1,tl=1"};
+  for (size_t k = 0; k < 3; k++) {
+    th_sched s;
+    mg_report rep;
+    th_sched_init(&s, MG_GOSSIP, "ring:5", models[k], 1);
+    /* 0 -> 1 -> 2 -> 1 -> 2 ... : +2 then -1 then +1 ends at 2 via node 1 twice */
+    mg_transfer t = mg_xfer(0, 2);
+    t.nseg = 3;
+    t.seg[0] = (mg_seg){0, 2};
+    t.seg[1] = (mg_seg){0, -1};
+    t.seg[2] = (mg_seg){0, 1};
+    th_add(&s, 0, t);
+    assert_int_equal(th_simulate(&s, &rep), MG_ERR_VIOLATION);
+    assert_int_equal(rep.violation.rule, MG_RULE_BAD_ROUTE);
+    assert_int_equal(rep.violation.node, 1);
+    assert_non_null(strstr(rep.violation.msg, "visits node 1 twice"));
+    mg_report_free(&rep);
+    th_sched_free(&s);
+  }
+}
+
 static void one_port(void **state) {
   (void)state;
   th_sched s;
@@ -329,10 +354,10 @@ static void too_large(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(arc_twice_strict), cmocka_unit_test(arc_shared_priced), cmocka_unit_test(one_port),
-      cmocka_unit_test(off_mesh),         cmocka_unit_test(not_held),          cmocka_unit_test(incomplete),
-      cmocka_unit_test(exchange_rules),   cmocka_unit_test(exchange_complete), cmocka_unit_test(selectors),
-      cmocka_unit_test(cost_models),      cmocka_unit_test(too_large),
+      cmocka_unit_test(arc_twice_strict), cmocka_unit_test(route_revisits), cmocka_unit_test(arc_shared_priced),
+      cmocka_unit_test(one_port),         cmocka_unit_test(off_mesh),       cmocka_unit_test(not_held),
+      cmocka_unit_test(incomplete),       cmocka_unit_test(exchange_rules), cmocka_unit_test(exchange_complete),
+      cmocka_unit_test(selectors),        cmocka_unit_test(cost_models),    cmocka_unit_test(too_large),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,6 +27,9 @@ mg_status cli_problem(const cli_opts *o, mg_problem problem, mg_problem_spec *pb
 int cli_fail(mg_status st, const mg_err *err);
 int cli_exit_code(mg_status st);
 /* Sim options: progress on a terminal, memory limit. */
+/* Exit 3 with one line if the problem's simulator state is over the
+ * memory limit (--mem-limit or 3/4 of physical memory); else EXIT_OK. */
+int cli_size_check(const cli_opts *o, const mg_problem_spec *pb);
 void cli_sim_opts(const cli_opts *o, mg_sim_opts *so);
 void cli_progress_done(void);
 

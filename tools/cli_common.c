@@ -142,6 +142,46 @@ void cli_progress_done(void) {
   progress_shown = 0;
 }
 
+static const char *human(uint64_t bytes, char *buf, size_t len) {
+  const char *unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  double x = (double)bytes;
+  int k = 0;
+  while (x >= 1024 && k < 4)
+    x /= 1024, k++;
+  snprintf(buf, len, k ? "%.2f %s" : "%.0f %s", x, unit[k]);
+  return buf;
+}
+
+/* The simulator state of the problem's smallest schedule (P = 1) against
+ * --mem-limit, or 3/4 of physical memory as the simulator takes it: a
+ * command that would only find every candidate too large says so at once
+ * (exit 3, one line) instead of running them. */
+int cli_size_check(const cli_opts *o, const mg_problem_spec *pb) {
+  mg_schedule_info info;
+  mg_err err = {{0}};
+  uint64_t need = 0, limit = o->mem_limit;
+  memset(&info, 0, sizeof info);
+  info.problem = pb->problem;
+  info.topo = pb->topo;
+  info.model = pb->model;
+  info.bytes = pb->bytes;
+  info.pieces = 1;
+  mg_status st = mg_sim_state_bytes(&info, &need, &err);
+  if (st != MG_OK) return cli_fail(st, &err);
+  if (!limit) {
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && psz > 0) limit = (uint64_t)pages * (uint64_t)psz / 4 * 3;
+  }
+  if (limit && need > limit) {
+    char t[64], a[32], b[32];
+    fprintf(stderr, "meshgossip: %s %s needs %s of simulator state, over the limit of %s\n",
+            mg_problem_name(pb->problem), mg_topo_format(&pb->topo, t, sizeof t), human(need, a, sizeof a),
+            human(limit, b, sizeof b));
+    return EXIT_TOO_LARGE;
+  }
+  return EXIT_OK;
+}
+
 void cli_sim_opts(const cli_opts *o, mg_sim_opts *so) {
   memset(so, 0, sizeof *so);
   so->mem_limit = o->mem_limit;

@@ -153,6 +153,8 @@ int cmd_compare(int argc, char **argv) {
   if ((st = cli_problem(&o, problem, &pb, &err)) != MG_OK) return cli_fail(st, &err);
   /* one contention rule for every algorithm: shared unless asked */
   if (!o.model || !strstr(o.model, "contention=")) pb.model.contention = MG_CONT_SHARED;
+  int code = cli_size_check(&o, &pb);
+  if (code != EXIT_OK) return code;
   mg_sim_opts so;
   cli_sim_opts(&o, &so);
   so.progress = NULL;

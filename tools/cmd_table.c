@@ -17,14 +17,15 @@ static void fmt(char *buf, size_t len, double v) {
 int cmd_table(int argc, char **argv) {
   cli_opts o;
   mg_err err = {{0}};
-  if (!cli_parse(argc, argv, &o, " json ")) return EXIT_USAGE;
+  if (!cli_parse(argc, argv, &o, " json mem-limit ")) return EXIT_USAGE;
   if (!o.help && o.npositional != 1) {
     fprintf(stderr, "meshgossip: table takes one NAME (see 'meshgossip table --help')\n");
     return EXIT_USAGE;
   }
   if (o.help) {
     FILE *f = stdout;
-    fprintf(f, "usage: meshgossip table NAME [--json]\n\nReproduces a table of a seed paper: in each cell the paper's\n"
+    fprintf(f, "usage: meshgossip table NAME [--json] [--mem-limit BYTES]\n\nReproduces a table of a seed paper: in "
+               "each cell the paper's\n"
                "value, our closed form and our simulated, verified figure.\n\ntables:\n");
     for (size_t i = 0; i < mg_table_count(); i++)
       fprintf(f, "  %-14s %s\n", mg_table_at(i)->name, mg_table_at(i)->title);

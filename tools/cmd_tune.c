@@ -25,6 +25,8 @@ int cmd_tune(int argc, char **argv) {
   if (st != MG_OK) return cli_fail(st, &err);
   mg_problem_spec pb;
   if ((st = cli_problem(&o, a->problem, &pb, &err)) != MG_OK) return cli_fail(st, &err);
+  int code = cli_size_check(&o, &pb);
+  if (code != EXIT_OK) return code;
   mg_sim_opts so;
   cli_sim_opts(&o, &so);
   so.progress = NULL;

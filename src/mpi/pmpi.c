@@ -10,10 +10,23 @@
  * size, an algorithm that refuses it) goes to PMPI_Allgather /
  * PMPI_Alltoall; plan creation agrees across ranks, so all of them take the
  * same path. Plans for basic datatypes are cached on the communicator (an
- * attribute, freed with it); derived datatypes are planned per call, as a
- * handle may be freed and reused for another type. */
+ * attribute, freed with it; at most CACHE_MAX per communicator, least
+ * recently used evicted); derived datatypes are planned per call, as a
+ * handle may be freed and reused for another type.
+ *
+ * Every call first agrees across ranks (one small MPI_Allreduce) on the
+ * block size in bytes and on whether any rank must plan: counts that
+ * differ between ranks return MPI_ERR_COUNT on every rank (through the
+ * communicator's error handler) instead of leaving ranks in plans of
+ * different sizes, and a rank whose cache holds a plan the others lack
+ * plans again with them. A fallback to MPI's own collective is said once
+ * per process on stderr (every call with MESHGOSSIP_VERBOSE=1). Safe under
+ * MPI_THREAD_MULTIPLE for calls on different communicators, as MPI
+ * requires of collectives. */
 #include "meshgossip_mpi.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +81,52 @@ static void say(MPI_Comm comm, const char *coll, int count, const char *path) {
   if (rank == 0) fprintf(stderr, "meshgossip: %s on %d ranks, count %d: %s\n", coll, size, count, path);
 }
 
+/* Plans kept per communicator, most recently used first; the least
+ * recently used is freed beyond this (a program cycling through many
+ * counts would otherwise hold a plan and a duplicate communicator each). */
+#define CACHE_MAX 8
+
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static void make_key(void) {
+  if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, cache_delete, &cache_key, NULL) != MPI_SUCCESS)
+    cache_key = MPI_KEYVAL_INVALID;
+}
+
+/* Set once a fallback has been reported (without MESHGOSSIP_VERBOSE). */
+static atomic_int warned;
+
+/* One MPI_Allreduce that every rank reaches before anything collective:
+ * the block size in bytes must be the same on every rank and each rank's
+ * send block as large as its receive block (a program that breaks this
+ * would leave some ranks waiting in a plan built for another size), and
+ * *anymiss says whether some rank must plan (then all do, together).
+ * Returns MPI_SUCCESS or the error class every rank returns. */
+static int agree(int inplace, int sc, MPI_Datatype st, int rc, MPI_Datatype rt, int miss, MPI_Comm comm, int *anymiss) {
+  int rsz = 0, ssz = 0, bad = 0;
+  if (rc < 0 || rt == MPI_DATATYPE_NULL || PMPI_Type_size(rt, &rsz) != MPI_SUCCESS) bad = 1;
+  long long L = bad ? 0 : (long long)rc * rsz;
+  if (!bad && !inplace &&
+      (sc < 0 || st == MPI_DATATYPE_NULL || PMPI_Type_size(st, &ssz) != MPI_SUCCESS || (long long)sc * ssz != L))
+    bad = 2;
+  long long v[4] = {L, -L, bad, miss}, w[4];
+  int e = PMPI_Allreduce(v, w, 4, MPI_LONG_LONG, MPI_MAX, comm);
+  if (e != MPI_SUCCESS) return e;
+  *anymiss = w[3] != 0;
+  if (w[2]) return MPI_ERR_TRUNCATE;
+  if (w[0] != -w[1]) return MPI_ERR_COUNT;
+  return MPI_SUCCESS;
+}
+
+static void drop(cache_root *root, cached *c) {
+  for (cached **pp = &root->head; *pp; pp = &(*pp)->next)
+    if (*pp == c) {
+      *pp = c->next;
+      break;
+    }
+  mg_mpi_plan_free(&c->plan);
+  free(c);
+}
+
 static int intercept(mg_problem pr, const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
                      MPI_Comm comm) {
   const char *coll = pr == MG_GOSSIP ? "MPI_Allgather" : "MPI_Alltoall";
@@ -89,8 +148,8 @@ static int intercept(mg_problem pr, const void *sb, int sc, MPI_Datatype st, voi
   cached *hit = NULL;
   int found = 0;
   if (cacheable) {
-    if (cache_key == MPI_KEYVAL_INVALID &&
-        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, cache_delete, &cache_key, NULL) != MPI_SUCCESS)
+    pthread_once(&key_once, make_key);
+    if (cache_key == MPI_KEYVAL_INVALID)
       cacheable = 0;
     else if (MPI_Comm_get_attr(comm, cache_key, &root, &found) != MPI_SUCCESS || !found)
       root = NULL;
@@ -103,10 +162,31 @@ static int intercept(mg_problem pr, const void *sb, int sc, MPI_Datatype st, voi
       }
     }
   }
-  for (cached *c = cacheable ? root->head : NULL; c; c = c->next)
+  for (cached **pp = cacheable ? &root->head : NULL; pp && *pp; pp = &(*pp)->next) {
+    cached *c = *pp;
     if (c->problem == pr && c->inplace == inplace && c->scount == sc && c->rcount == rc && c->stype == st &&
-        c->rtype == rt)
+        c->rtype == rt) {
+      *pp = c->next; /* to the front */
+      c->next = root->head;
+      root->head = c;
       hit = c;
+      break;
+    }
+  }
+  int anymiss = 0, e = agree(inplace, sc, st, rc, rt, hit == NULL, comm, &anymiss);
+  if (e != MPI_SUCCESS) {
+    say(comm, coll, rc,
+        e == MPI_ERR_COUNT ? "error: block sizes differ between ranks"
+                           : "error: a rank's send and receive blocks differ in size");
+    MPI_Comm_call_errhandler(comm, e);
+    return e;
+  }
+  /* another rank plans (its types differ from ours, or it evicted the
+   * plan): plan with it, never replay a plan it is not running */
+  if (hit && anymiss) {
+    drop(root, hit);
+    hit = NULL;
+  }
   cached local;
   if (!hit) {
     hit = cacheable ? calloc(1, sizeof *hit) : NULL;
@@ -125,6 +205,18 @@ static int intercept(mg_problem pr, const void *sb, int sc, MPI_Datatype st, voi
     if (cacheable) {
       hit->next = root->head;
       root->head = hit;
+      int k = 0;
+      for (cached *c = root->head, *nx; c; c = nx) {
+        nx = c->next;
+        if (++k > CACHE_MAX) drop(root, c);
+      }
+    }
+    if (!hit->plan && !verbose() && !atomic_exchange(&warned, 1)) {
+      int rank = 0;
+      MPI_Comm_rank(comm, &rank);
+      if (rank == 0)
+        fprintf(stderr, "meshgossip: %s falls back to MPI's own (said once; MESHGOSSIP_VERBOSE=1 for every call): %s\n",
+                coll, hit->reason);
     }
   }
   int ret;

@@ -98,6 +98,9 @@ static mg_status sim_transfer(mg_sim *s, mg_round *rd, size_t i, mg_err *err) {
   mg_seg route[MG_MAX_SEGS];
   int nseg = 0;
   mg_status st;
+  if (!bus_model && tr->bus != MG_BUS_NONE)
+    return mg_sim_violate(s, err, MG_RULE_NOT_BUS, (int64_t)i, -1, tr->src, -1,
+                          "round %lld transfer %zu: a bus transfer needs a mesh-bus machine", (long long)rd->index, i);
   if (tr->src >= s->N || (!bus_model && tr->dst >= s->N))
     return mg_sim_violate(s, err, MG_RULE_BAD_NODE, (int64_t)i, -1, tr->src >= s->N ? tr->src : tr->dst, -1,
                           "round %lld transfer %zu: node %u out of range (%u nodes)", (long long)rd->index, i,
@@ -106,10 +109,6 @@ static mg_status sim_transfer(mg_sim *s, mg_round *rd, size_t i, mg_err *err) {
   if (bus_model) {
     MG_CHECK(mg_rule_bus(s, tr, i, &nitems, err));
   } else {
-    if (tr->bus != MG_BUS_NONE)
-      return mg_sim_violate(s, err, MG_RULE_NOT_BUS, (int64_t)i, -1, tr->src, -1,
-                            "round %lld transfer %zu: a bus transfer needs a mesh-bus machine", (long long)rd->index,
-                            i);
     if (tr->nseg > MG_MAX_SEGS)
       return mg_sim_violate(s, err, MG_RULE_BAD_ROUTE, (int64_t)i, -1, tr->src, -1,
                             "round %lld transfer %zu: more than %d route segments", (long long)rd->index, i,

@@ -124,6 +124,12 @@ static mg_status take_block(mg_sim *s, const mg_transfer *tr, size_t i, uint64_t
                           "round %lld transfer %zu: block id %llu out of range (%llu blocks)", (long long)r, i,
                           (unsigned long long)b, (unsigned long long)(N * N));
   uint32_t src = (uint32_t)(b / N), t = (uint32_t)(b % N);
+  /* (s, s) never travels: it is not a block of the exchange */
+  if (src == t)
+    return mg_sim_violate(s, err, MG_RULE_BAD_ITEM, (int64_t)i, -1, tr->src, (int64_t)b,
+                          "round %lld transfer %zu: block id %llu is (%u,%u), a node's block to itself, which is not "
+                          "exchanged",
+                          (long long)r, i, (unsigned long long)b, src, t);
   if (!unlink_block(s, tr->src, src, t)) {
     if (in_flight_from(s, src, t) && s->taken[(uint64_t)tr->src * N + t] == (uint32_t)(r + 1))
       return mg_sim_violate(s, err, MG_RULE_SENT_TWICE, (int64_t)i, -1, tr->src, (int64_t)b,

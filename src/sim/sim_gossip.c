@@ -207,6 +207,10 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
         return mg_sim_violate(s, err, MG_RULE_NOT_HELD, (int64_t)i, -1, tr->src, (int64_t)it,
                               "round %lld transfer %zu: node %u sends item %llu it does not hold", (long long)r, i,
                               tr->src, (unsigned long long)it);
+      if (bit_get(s->sel, it))
+        return mg_sim_violate(s, err, MG_RULE_SENT_TWICE, (int64_t)i, -1, tr->src, (int64_t)it,
+                              "round %lld transfer %zu: item %llu is listed twice in one transfer", (long long)r, i,
+                              (unsigned long long)it);
       bit_set(s->sel, it);
     }
   } else {

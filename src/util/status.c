@@ -23,6 +23,9 @@ mg_status mg_fail(mg_err *err, mg_status st, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
+    /* one line whatever the input echoed into it (a spec with a newline) */
+    for (char *c = err->msg; *c; c++)
+      if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
   }
   return st;
 }

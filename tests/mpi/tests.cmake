@@ -81,3 +81,24 @@ if(MG_SANITIZE)
     endif()
   endforeach()
 endif()
+
+# The interposer under stress (tests/mpi/stress.c): each case on 1..16
+# ranks; the CTest timeout makes a hang a failure. bench/mpi_stress.sh runs
+# every rank count from 1 to 16.
+add_executable(mpi_stress ${CMAKE_CURRENT_LIST_DIR}/stress.c)
+target_link_libraries(mpi_stress PRIVATE MPI::MPI_C pthread)
+foreach(case mismatch topo types inter comms threads)
+  foreach(np 1 4 16)
+    add_test(NAME mpi_stress_${case}_np${np}
+             COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/stress.sh ${MPIEXEC_EXECUTABLE} ${MG_PRELOAD}
+                     $<TARGET_FILE:mpi_stress> ${case} ${np})
+    set_tests_properties(mpi_stress_${case}_np${np} PROPERTIES TIMEOUT 120 LABELS mpi)
+    if(MG_SANITIZE)
+      set_property(TEST mpi_stress_${case}_np${np} APPEND PROPERTY ENVIRONMENT
+                   "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_LIST_DIR}/lsan.supp:fast_unwind_on_malloc=0")
+    endif()
+  endforeach()
+endforeach()
+# bench/mpi_cache_rss.c: RSS over 100,000 interposed calls (bench/mpi_stress.sh)
+add_executable(mpi_cache_rss ${CMAKE_SOURCE_DIR}/bench/mpi_cache_rss.c)
+target_link_libraries(mpi_cache_rss PRIVATE MPI::MPI_C)

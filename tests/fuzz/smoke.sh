@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# CI smoke of the libFuzzer harnesses: replays every committed regression
+# input (tests/fuzz/regress/HARNESS-*), then runs each harness for SECONDS
+# over a seed corpus made by make_corpus.sh. Fails on any crash, leak,
+# sanitizer report or input slower than 1 s.
+#   smoke.sh HARNESS_DIR PATH_TO_MESHGOSSIP [SECONDS]
+set -u
+DIR=${1:?usage: smoke.sh HARNESS_DIR PATH_TO_MESHGOSSIP [SECONDS]}
+MG=${2:?usage: smoke.sh HARNESS_DIR PATH_TO_MESHGOSSIP [SECONDS]}
+SECS=${3:-15}
+HERE=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for h in schedule topo model algo; do
+  if [ ! -x "$DIR/fuzz_$h" ]; then
+    echo "fuzz smoke: $DIR/fuzz_$h not built (configure with CC=clang -DMG_FUZZ=ON); skipped"
+    exit 0
+  fi
+done
+bash "$HERE/make_corpus.sh" "$MG" "$tmp/seed" 2>/dev/null
+fail=0
+for h in schedule topo model algo; do
+  regs=$(ls "$HERE/regress/$h"-* 2>/dev/null)
+  if [ -n "$regs" ]; then
+    # shellcheck disable=SC2086
+    if ! "$DIR/fuzz_$h" -timeout=1 -rss_limit_mb=2048 $regs >"$tmp/$h.replay" 2>&1; then
+      echo "FAIL: fuzz_$h on a committed regression input:"
+      tail -30 "$tmp/$h.replay"
+      fail=1
+    else
+      echo "fuzz_$h: $(echo "$regs" | wc -w) regression inputs replayed"
+    fi
+  fi
+  mkdir -p "$tmp/work/$h"
+  "$DIR/fuzz_$h" -max_total_time="$SECS" -timeout=1 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+    -artifact_prefix="$tmp/$h-" "$tmp/work/$h" "$tmp/seed/$h" >"$tmp/$h.log" 2>&1
+  rc=$?
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/$h.log")
+  cov=$(grep -o 'cov: [0-9]*' "$tmp/$h.log" | tail -1)
+  if [ $rc != 0 ]; then
+    echo "FAIL: fuzz_$h exit $rc; artifacts:" "$tmp/$h"-*
+    grep -m1 -B2 -A25 'ERROR\|runtime error\|timeout\|leak' "$tmp/$h.log"
+    for a in "$tmp/$h"-*; do [ -f "$a" ] && { echo "input (base64):"; base64 -w0 "$a"; echo; }; done
+    fail=1
+  else
+    echo "fuzz_$h: ${execs:-?} executions in ${SECS} s, $cov, no crash"
+  fi
+done
+exit $fail
