@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages meshgossip needs to build and test:
 # the toolchain, jansson (JSON), cmocka (unit tests), Open MPI and SimGrid
-# (the MPI runtime and its simulated torus), gnuplot (benchmark plots).
+# (the MPI runtime and its simulated torus), gnuplot (benchmark plots),
+# chromium (the report's browser test) and librsvg2-bin (rsvg-convert: SVG to PNG).
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
@@ -11,4 +12,4 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake pkg-config python3 \
   libjansson-dev libcmocka-dev \
   openmpi-bin libopenmpi-dev libsimgrid-dev \
-  gnuplot-nox clang-format >/dev/null
+  gnuplot-nox clang-format chromium librsvg2-bin >/dev/null

@@ -2,18 +2,21 @@
  * arcs of one class on machines with more arcs than the trace's row cap)
  * and one column per round (or per bin of rounds beyond 400), each cell
  * coloured by the bytes the arc carried in the round relative to the
- * busiest arc of the run. Under the cells a strip shows the fraction of
+ * busiest arc of the run (any load at all is tinted, so that idle arcs
+ * stay white). Under the cells a strip shows the fraction of
  * arcs in use per round. This is the picture in which the MPI libraries'
  * ring and Bruck allgathers leave most of a torus idle while TORGOS
  * (Juurlink, Rapaport, Sibeyn and Wijshoff's torus gossiping) keeps every
- * arc busy. Every cell is one <rect class="cell"> with data-round,
- * data-row and data-load (bytes). */
+ * arc busy. Every cell is one <rect class="cell"> with data-row and
+ * data-load (bytes) inside its column, an <svg class="col"> with
+ * data-round. */
 #include "svg.h"
 
 #include <math.h>
 #include <string.h>
 
-#define MAX_COLS 400
+#define MAX_COLS  400
+#define MAX_CELLS 24000
 
 static const char *class_name(const mg_topo *t, int c, char *buf, size_t len) {
   static const char axis[] = "xyzuvwpq";
@@ -26,14 +29,17 @@ static const char *class_name(const mg_topo *t, int c, char *buf, size_t len) {
 
 mg_status mg_draw_heatmap(const mg_trace *t, mg_text *out, mg_err *err) {
   const mg_topo *tp = &t->info.topo;
-  size_t R = t->nrounds, per = R > MAX_COLS ? (R + MAX_COLS - 1) / MAX_COLS : 1, cols = R ? (R + per - 1) / per : 0;
   uint32_t rows = t->hm_rows;
   if (rows == 0) return mg_fail(err, MG_ERR_INVALID, "the trace has no arcs to draw");
+  /* at most MAX_CELLS cells (a few MB at worst), at most MAX_COLS columns */
+  size_t R = t->nrounds, maxc = MAX_CELLS / rows < MAX_COLS ? MAX_CELLS / rows : MAX_COLS;
+  if (maxc < 1) maxc = 1;
+  size_t per = R > maxc ? (R + maxc - 1) / maxc : 1, cols = R ? (R + per - 1) / per : 0;
   double vmax = 0;
   for (size_t k = 0; k < R * rows; k++)
     if (t->hm[k] > vmax) vmax = t->hm[k];
   double cw = cols ? fmin(28, fmax(2, 900.0 / cols)) : 28, ch = fmin(14, fmax(1, 560.0 / rows));
-  double left = 92, top = 74, gw = cw * (cols ? cols : 1), gh = ch * rows;
+  double left = 92, top = 84, gw = cw * (cols ? cols : 1), gh = ch * rows;
   double W = fmax(left + gw + 130, 620), H = top + gh + 62;
   char title[512], topo[64], model[200], ps[200], buf[64], b2[64];
   mg_params_format(&t->info.params, ps, sizeof ps);
@@ -59,20 +65,25 @@ mg_status mg_draw_heatmap(const mg_trace *t, mg_text *out, mg_err *err) {
              "shape-rendering=\"crispEdges\">\n",
              rows, cols, vmax);
   for (size_t c = 0; c < cols; c++) {
+    /* a column is a nested viewport carrying its round(s); its cells span
+     * its width */
     size_t r0 = c * per, r1 = r0 + per < R ? r0 + per : R;
+    if (per > 1)
+      svg_printf(&w, "<svg class=\"col\" data-round=\"%zu-%zu\"", r0, r1 - 1);
+    else
+      svg_printf(&w, "<svg class=\"col\" data-round=\"%zu\"", r0);
+    svg_printf(&w, " x=\"%.1f\" width=\"%.2f\">\n", left + c * cw, cw + 0.05);
     for (uint32_t row = 0; row < rows; row++) {
       double v = 0;
       for (size_t r = r0; r < r1; r++)
         if (t->hm[r * rows + row] > v) v = t->hm[r * rows + row];
       char col[8];
-      if (per > 1)
-        svg_printf(&w, "<rect class=\"cell\" data-round=\"%zu-%zu\"", r0, r1 - 1);
-      else
-        svg_printf(&w, "<rect class=\"cell\" data-round=\"%zu\"", r0);
-      svg_printf(&w, " data-row=\"%u\" data-load=\"%.12g\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"", row,
-                 v, left + c * cw, top + row * ch, cw + 0.05, ch + 0.05);
-      svg_printf(&w, v > 0 ? " fill=\"%s\"/>\n" : "/>\n", svg_heat(vmax > 0 ? v / vmax : 0, col));
+      svg_printf(&w,
+                 "<rect class=\"cell\" data-row=\"%u\" data-load=\"%.12g\" y=\"%.1f\" height=\"%.1f\" width=\"100%%\"",
+                 row, v, top + row * ch, ch + 0.05);
+      svg_printf(&w, v > 0 ? " fill=\"%s\"/>\n" : "/>\n", svg_heat(vmax > 0 ? 0.08 + 0.92 * v / vmax : 0, col));
     }
+    svg_printf(&w, "</svg>\n");
   }
   svg_printf(&w, "</g>\n<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#888\"/>\n",
              left, top, gw, gh);

@@ -160,7 +160,8 @@ static mg_status tr_begin(void *ctx, const mg_schedule_info *info, mg_err *err) 
   uint32_t max_rows = x->o.max_rows ? x->o.max_rows : 512;
   t->arcs_per_row = 1;
   if (t->narcs > max_rows) {
-    uint64_t per = max_rows / (uint32_t)x->nclasses;
+    /* binned: about 96 rows in all keep the picture small and legible */
+    uint64_t per = (max_rows < 96 ? max_rows : 96) / (uint32_t)x->nclasses;
     if (per == 0) per = 1;
     t->arcs_per_row = (maxc + per - 1) / per;
   }
