@@ -11,6 +11,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 out=$1
 cli=${MG_CLI:-$root/build/meshgossip}
+if [ ! -x "$cli" ]; then
+  echo "plot.sh: no meshgossip binary at $cli (build it with cmake, or set MG_CLI); not plotted" >&2
+  exit 0
+fi
 csv="$out/results.csv"
 model=$(sed -n 's/^--model //p' "$out/calibrate_9x9.txt")
 long="$out/plot.csv"

@@ -46,6 +46,7 @@ mg_status mg_draw_heatmap(const mg_trace *t, mg_text *out, mg_err *err) {
   snprintf(title, sizeof title, "link load over time: %s%s%s, %s on %s, %s", t->info.algorithm, ps[0] ? ":" : "", ps,
            mg_problem_name(t->info.problem), mg_topo_format(tp, topo, sizeof topo),
            svg_model(&t->info.model, model, sizeof model));
+  if (W < 32 + 8.2 * (double)strlen(title)) W = 32 + 8.2 * (double)strlen(title);
   svg_w w = {.out = out};
   svg_open(&w, W, H, title);
   svg_printf(&w, "<text x=\"16\" y=\"22\" font-size=\"14\" font-weight=\"bold\">");

@@ -423,9 +423,11 @@ mg_status mg_draw_rounds(const mg_trace *t, int64_t round, mg_text *out, mg_err 
   if (cols > nlist) cols = nlist;
   size_t rows = (nlist + cols - 1) / cols;
   double W = cols * (pw + 16) + 16, H = head + rows * (ph + 12) + 8;
-  if (W < 560) W = 560;
   char title[512];
   title_line(t, title, sizeof title);
+  /* room for the title (bold 14 px: about 8.2 px a character) */
+  if (W < 32 + 8.2 * (double)strlen(title)) W = 32 + 8.2 * (double)strlen(title);
+  if (W < 560) W = 560;
   svg_w w = {.out = out};
   svg_open(&w, W, H, title);
   svg_printf(&w, "<defs>");
