@@ -77,7 +77,15 @@ int cmd_draw(int argc, char **argv) {
   cli_progress_done();
   if (st != MG_OK && st != MG_ERR_VIOLATION) return cli_fail(st, &err);
   int code = st == MG_OK ? EXIT_OK : EXIT_INVALID_SCHEDULE;
-  if (st != MG_OK) fprintf(stderr, "meshgossip: %s (drawing the %zu rounds before it)\n", err.msg, t->nrounds);
+  if (st != MG_OK && t->nrounds == 0) {
+    /* the very first round breaks a rule: nothing to draw */
+    mg_trace_free(t);
+    mg_report_free(&rep);
+    return cli_fail(st, &err);
+  }
+  if (st != MG_OK)
+    fprintf(stderr, "meshgossip: %s (the picture shows the %zu round%s before it)\n", err.msg, t->nrounds,
+            t->nrounds == 1 ? "" : "s");
   mg_text svg = {0};
   mg_err derr = {{0}};
   if (o.heatmap || !mg_draw_arrows_fit(&pb.topo))
