@@ -68,7 +68,8 @@ int cmd_draw(int argc, char **argv) {
   if (a->needs_shared && (!o.model || !strstr(o.model, "contention="))) pb.model.contention = MG_CONT_SHARED;
   mg_sim_opts so;
   cli_sim_opts(&o, &so);
-  mg_trace_opts to = {.keep = o.heatmap || !mg_draw_arrows_fit(&pb.topo) ? MG_TRACE_KEEP_NONE
+  mg_trace_opts to = {.max_kept = 64,
+                      .keep = o.heatmap || !mg_draw_arrows_fit(&pb.topo) ? MG_TRACE_KEEP_NONE
                               : round >= 0                               ? round
                                                                          : MG_TRACE_KEEP_ALL};
   mg_trace *t = NULL;
