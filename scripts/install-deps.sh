@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages meshgossip needs to build and test:
 # the toolchain, jansson (JSON), cmocka (unit tests), Open MPI and SimGrid
-# (the MPI runtime and its simulated torus), gnuplot (benchmark plots),
-# clang with its libFuzzer runtime (tests/fuzz) and valgrind (bench/valgrind.sh).
+# (the MPI runtime and its simulated torus),
+# clang with its libFuzzer runtime (tests/fuzz), valgrind (bench/valgrind.sh),
+# chromium (the report's browser test) and librsvg2-bin (rsvg-convert: SVG to PNG).
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
@@ -12,4 +13,4 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake pkg-config python3 \
   libjansson-dev libcmocka-dev \
   openmpi-bin libopenmpi-dev libsimgrid-dev \
-  gnuplot-nox clang-format clang libclang-rt-14-dev valgrind >/dev/null
+  clang-format clang libclang-rt-14-dev valgrind chromium librsvg2-bin >/dev/null

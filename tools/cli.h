@@ -15,6 +15,8 @@ typedef struct cli_opts {
   double r, bytes;
   int have_r, have_bytes, json, help;
   uint64_t mem_limit;
+  const char *output, *round, *plot; /* -o/--output, --round K, --plot FILE */
+  int all, heatmap;                  /* --all, --heatmap */
   const char *positional[4];
   int npositional;
 } cli_opts;
@@ -40,6 +42,17 @@ json_t *cli_report_json(const char *algo, const mg_params *ps, const mg_problem_
 void cli_print_json(json_t *j); /* prints and frees */
 void cli_print_report(const char *algo, const mg_params *ps, const mg_problem_spec *pb, const mg_report *rep);
 
+/* compare --sizes --plot (cmd_plot.c): costs[a * ns + k] of registry
+ * algorithm a at size k (NaN: refused or not verified), costs[na * ns + k]
+ * the lower bound; writes the SVG atomically. */
+double *cli_sweep_alloc(size_t nalgos, size_t nsizes);
+int cli_sweep_plot(const char *path, const mg_problem_spec *pb, const double *sizes, size_t ns, const double *costs);
+
+/* Link utilisation of a traced run (cmd_draw.c), for run's outputs. */
+struct mg_trace;
+json_t *cli_utilisation_json(const struct mg_trace *t);
+void cli_print_utilisation(const struct mg_trace *t);
+
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_bound(int argc, char **argv);
@@ -47,5 +60,8 @@ int cmd_verify(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_table(int argc, char **argv);
+int cmd_draw(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 #endif

@@ -18,7 +18,7 @@ static int parse_double(const char *s, double *v) {
 int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed) {
   memset(o, 0, sizeof *o);
   for (int i = 0; i < argc; i++) {
-    const char *a = argv[i];
+    const char *a = !strcmp(argv[i], "-o") ? "--output" : argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       o->help = 1;
       continue;
@@ -38,8 +38,8 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed) {
       fprintf(stderr, "meshgossip: unknown option '%s' (see --help)\n", a);
       return 0;
     }
-    if (!strcmp(name, "json")) {
-      o->json = 1;
+    if (!strcmp(name, "json") || !strcmp(name, "all") || !strcmp(name, "heatmap")) {
+      *(name[0] == 'j' ? &o->json : name[0] == 'a' ? &o->all : &o->heatmap) = 1;
       continue;
     }
     if (i + 1 >= argc) {
@@ -59,6 +59,12 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed) {
       o->export_path = v;
     else if (!strcmp(name, "sizes"))
       o->sizes = v;
+    else if (!strcmp(name, "output"))
+      o->output = v;
+    else if (!strcmp(name, "round"))
+      o->round = v;
+    else if (!strcmp(name, "plot"))
+      o->plot = v;
     else if (!strcmp(name, "r")) {
       if (!parse_double(v, &o->r) || o->r < 0) {
         fprintf(stderr, "meshgossip: --r must be a finite number >= 0, not '%s'\n", v);

@@ -66,6 +66,9 @@ static int sweep(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, con
     return EXIT_USAGE;
   }
   char topo[128];
+  size_t na = mg_algo_count();
+  double *costs = o->plot ? cli_sweep_alloc(na, ns) : NULL; /* [algo * ns + size], NaN = none */
+  if (o->plot && !costs) return cli_fail(MG_ERR_NOMEM, NULL);
   json_t *jrows = json_array();
   if (!o->json) {
     printf("bytes");
@@ -80,10 +83,16 @@ static int sweep(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, con
     mg_status st = mg_compare(pb, so, 1, &rows, &n, &err);
     if (st != MG_OK) {
       json_decref(jrows);
+      free(costs);
       return cli_fail(st, &err);
     }
     mg_bound b;
     if (mg_lower_bound(pb, &b, NULL) != MG_OK) b.lower_bound = 0;
+    for (size_t i = 0; costs && i < n; i++)
+      if (!rows[i].refused && rows[i].rep.verified)
+        for (size_t a = 0; a < na; a++)
+          if (mg_algo_at(a) == rows[i].algo) costs[a * ns + k] = rows[i].rep.cost;
+    if (costs) costs[na * ns + k] = b.lower_bound;
     const char *best = best_of(rows, n);
     if (o->json) {
       json_t *j = json_pack("{s:f, s:o}", "bytes", sizes[k], "results", rows_json(rows, n));
@@ -111,13 +120,15 @@ static int sweep(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, con
   } else {
     json_decref(jrows);
   }
-  return EXIT_OK;
+  int code = costs ? cli_sweep_plot(o->plot, pb, sizes, ns, costs) : EXIT_OK;
+  free(costs);
+  return code;
 }
 
 int cmd_compare(int argc, char **argv) {
   cli_opts o;
   mg_err err = {{0}};
-  if (!cli_parse(argc, argv, &o, " problem topo model r bytes sizes json mem-limit ")) return EXIT_USAGE;
+  if (!cli_parse(argc, argv, &o, " problem topo model r bytes sizes plot json mem-limit ")) return EXIT_USAGE;
   if (o.help) {
     printf("usage: meshgossip compare --problem gossip|exchange --topo SPEC [--model SPEC | --r R]\n"
            "                          [--bytes L | --sizes LIST] [--json]\n\n"
@@ -132,7 +143,9 @@ int cmd_compare(int argc, char **argv) {
            "  --sizes LIST  sweep message sizes (e.g. 1024,4096,32K): prints CSV, one row\n"
            "                per size, one column per algorithm (empty = refused or not\n"
            "                verified), then the best and the lower bound; with --json one\n"
-           "                object with a table per size.\n\n"
+           "                object with a table per size.\n"
+           "  --plot FILE.svg  with --sizes: draws the sweep, cost and cost/bound against\n"
+           "                the size, one line per algorithm, the lower bound dashed.\n\n"
            "examples:\n  meshgossip compare --problem gossip --topo ring:81 --r 10\n"
            "  meshgossip compare --problem gossip --topo torus:9x9 --model ts=3e-4,tl=2.2e-8 --bytes 32768\n"
            "  meshgossip compare --problem exchange --topo torus:8x8 --model ts=1e-6,tl=1e-9 --sizes 64,1K,16K\n");
@@ -140,6 +153,10 @@ int cmd_compare(int argc, char **argv) {
   }
   if (o.npositional) {
     fprintf(stderr, "meshgossip: unexpected argument '%s'\n", o.positional[0]);
+    return EXIT_USAGE;
+  }
+  if (o.plot && !o.sizes) {
+    fprintf(stderr, "meshgossip: --plot goes with --sizes\n");
     return EXIT_USAGE;
   }
   if (o.sizes && o.have_bytes) {

@@ -1,5 +1,6 @@
 /* meshgossip run: one algorithm, verified and priced; optionally exported. */
 #include "cli.h"
+#include "meshgossip_draw.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -68,13 +69,18 @@ int cmd_run(int argc, char **argv) {
     cli_sim_opts(&o, &so);
   }
   mg_report rep;
+  mg_trace *trace = NULL; /* link utilisation, where the arc bookkeeping is small */
+  mg_trace_opts to = {.keep = MG_TRACE_KEEP_NONE};
   if (o.export_path)
     st = mg_export(a, &pb, &ps, o.export_path, &so, &rep, &err);
+  else if (mg_topo_arc_slots(&pb.topo) <= (1u << 22))
+    st = mg_trace_run(a, &pb, &ps, &so, &to, &trace, &rep, &err);
   else
     st = mg_run(a, &pb, &ps, &so, &rep, &err);
   cli_progress_done();
   if (st != MG_OK && st != MG_ERR_VIOLATION) {
     mg_report_free(&rep);
+    mg_trace_free(trace);
     return cli_fail(st, &err);
   }
   if (o.json) {
@@ -83,14 +89,17 @@ int cmd_run(int argc, char **argv) {
       json_object_set_new(j, "auto", json_true());
       json_object_set_new(j, "auto_verified", json_integer((json_int_t)nverified));
     }
+    if (trace) json_object_set_new(j, "utilisation", cli_utilisation_json(trace));
     cli_print_json(j);
   } else {
     if (is_auto)
       printf("auto           picked %s: the least verified cost of %zu algorithms that verify\n", a->name, nverified);
     cli_print_report(a->name, &ps, &pb, &rep);
+    if (trace) cli_print_utilisation(trace);
   }
   int code = rep.verified ? EXIT_OK : EXIT_INVALID_SCHEDULE;
   if (!rep.verified && !o.json) fprintf(stderr, "meshgossip: %s\n", rep.violation.msg);
   mg_report_free(&rep);
+  mg_trace_free(trace);
   return code;
 }

@@ -18,6 +18,9 @@ static const command commands[] = {
     {"bound", cmd_bound, "print the lower bounds for a problem, term by term"},
     {"table", cmd_table, "reproduce a table of a seed paper beside our figures"},
     {"verify", cmd_verify, "check a schedule file written by --export or by hand"},
+    {"draw", cmd_draw, "draw a schedule's rounds (SVG): arrows along routes, shared arcs, link heatmap"},
+    {"plot", cmd_plot, "draw a long-format CSV (panel,series,x,y) as line plots (SVG)"},
+    {"report", cmd_report, "one self-contained HTML page: comparison, sweep plot, best schedule's pictures"},
 };
 
 static void usage(FILE *f) {

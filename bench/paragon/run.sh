@@ -4,7 +4,7 @@
 # Builds paragon and meshgossip-mpi with smpicc, calibrates a + b*m on the
 # 9x9 platform, then times our algorithms and every MPI_Allgather
 # algorithm SMPI ships (and MPI_Alltoall ones on 8x8) at 256 B .. 64 KiB,
-# writes results.csv and plots it with gnuplot.
+# writes results.csv and plots it (plot.sh: meshgossip plot, paragon.svg).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)

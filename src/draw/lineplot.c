@@ -1,0 +1,228 @@
+/* Line plots for sweeps: y against x (message size), one line per series,
+ * panels side by side. Every series of a panel has its own colour (Okabe &
+ * Ito's colour-blind safe set, then Tol's) and its own marker (five filled
+ * shapes, the same five hollow, a plus and a cross), so that no two lines
+ * look alike even in grey; lower bounds are black dashed lines without
+ * markers. The legend sits below the plot area in two columns, so it never
+ * covers data and never grows wider than the plot. Axis ranges are the
+ * ticks just around the data (decades, or 1-2-5 steps within a decade;
+ * powers of two for byte counts). */
+#include "svg.h"
+
+#include <math.h>
+#include <string.h>
+
+#define PW      460.0 /* plot area */
+#define PH      300.0
+#define ML      70.0 /* margins inside a panel */
+#define MT      40.0
+#define LEG_ROW 17.0
+
+typedef struct axis {
+  int log, bytes;
+  double lo, hi; /* range (data units) */
+  double ticks[40];
+  int nticks;
+} axis;
+
+static int usable(const axis *a, double v) { return isfinite(v) && (!a->log || v > 0); }
+
+/* Picks the range and ticks around [dmin, dmax]. */
+static void axis_fit(axis *a, double dmin, double dmax) {
+  a->nticks = 0;
+  if (!(dmin <= dmax)) dmin = dmax = a->log ? 1 : 0;
+  if (a->log) {
+    double base = a->bytes ? 2 : 10;
+    double e0 = floor(log(dmin) / log(base) + 1e-9), e1 = ceil(log(dmax) / log(base) - 1e-9);
+    if (e1 <= e0) e1 = e0 + 1;
+    if (!a->bytes && e1 - e0 <= 1) {
+      /* within one decade: 1-2-5 steps just around the data */
+      static const double m[] = {1, 2, 5, 10};
+      double d = pow(10, e0), lo = d, hi = 10 * d;
+      for (int k = 0; k < 4; k++)
+        if (m[k] * d <= dmin * (1 + 1e-12)) lo = m[k] * d;
+      for (int k = 3; k >= 0; k--)
+        if (m[k] * d >= dmax * (1 - 1e-12)) hi = m[k] * d;
+      a->lo = lo, a->hi = hi;
+      for (int k = 0; k < 4; k++)
+        if (m[k] * d >= lo && m[k] * d <= hi) a->ticks[a->nticks++] = m[k] * d;
+      return;
+    }
+    a->lo = pow(base, e0), a->hi = pow(base, e1);
+    double step = 1;
+    while ((e1 - e0) / step > 8)
+      step *= 2;
+    for (double e = e0; e <= e1 + 1e-9 && a->nticks < 40; e += step)
+      a->ticks[a->nticks++] = pow(base, e);
+    return;
+  }
+  double span = dmax - dmin;
+  if (span <= 0) span = fabs(dmax) > 0 ? fabs(dmax) : 1;
+  double raw = span / 5, mag = pow(10, floor(log10(raw))), step = mag;
+  if (raw / mag > 5)
+    step = 10 * mag;
+  else if (raw / mag > 2)
+    step = 5 * mag;
+  else if (raw / mag > 1)
+    step = 2 * mag;
+  a->lo = floor(dmin / step + 1e-9) * step;
+  a->hi = ceil(dmax / step - 1e-9) * step;
+  if (a->hi <= a->lo) a->hi = a->lo + step;
+  for (double v = a->lo; v <= a->hi + step * 1e-6 && a->nticks < 40; v += step)
+    a->ticks[a->nticks++] = fabs(v) < step * 1e-9 ? 0 : v;
+}
+
+static double axis_pos(const axis *a, double v, double len) {
+  if (a->log) return len * (log(v) - log(a->lo)) / (log(a->hi) - log(a->lo));
+  return len * (v - a->lo) / (a->hi - a->lo);
+}
+
+static const char *tick_label(const axis *a, double v, char *buf, size_t len) {
+  if (a->bytes) return svg_bytes(v, buf, len);
+  snprintf(buf, len, "%g", v);
+  return buf;
+}
+
+/* Marker k at (x, y); with data (x, y in data units) it is a point of
+ * class "point", without it a legend sample. */
+static void marker(svg_w *w, int k, double x, double y, const char *col, const double *data) {
+  int shape = k % 12, hollow = shape >= 5 && shape < 10;
+  svg_printf(w, "<%s ", shape % 5 == 0 && shape < 10 ? "circle" : "path");
+  if (data) svg_printf(w, "class=\"point\" data-x=\"%.17g\" data-y=\"%.17g\" ", data[0], data[1]);
+  svg_printf(w, "fill=\"%s\" stroke=\"%s\" ", shape >= 10 ? "none" : hollow ? "#ffffff" : col, col);
+  switch (shape < 10 ? shape % 5 : shape) {
+  case 0: svg_printf(w, "cx=\"%.1f\" cy=\"%.1f\" r=\"3.8\"/>", x, y); break;
+  case 1: svg_printf(w, "d=\"M%.1f %.1fh7v7h-7z\"/>", x - 3.5, y - 3.5); break;
+  case 2: svg_printf(w, "d=\"M%.1f %.1fl4.5 7.5h-9z\"/>", x, y - 4.8); break;
+  case 3: svg_printf(w, "d=\"M%.1f %.1fl4.8 4.8l-4.8 4.8l-4.8-4.8z\"/>", x, y - 4.8); break;
+  case 4: svg_printf(w, "d=\"M%.1f %.1fl4.5-7.5h-9z\"/>", x, y + 4.8); break;
+  case 10: svg_printf(w, "stroke-width=\"2\" d=\"M%.1f %.1fh10M%.1f %.1fv10\"/>", x - 5, y, x, y - 5); break;
+  default: svg_printf(w, "stroke-width=\"2\" d=\"M%.1f %.1fl8 8M%.1f %.1fl-8 8\"/>", x - 4, y - 4, x + 4, y - 4);
+  }
+}
+
+static size_t legend_rows(const mg_plot_panel *p) { return (p->nseries + 1) / 2; }
+
+static void panel(svg_w *w, const mg_plot_panel *p, const mg_plot_opts *o, double ox, double oy) {
+  axis ax = {.log = o->logx, .bytes = o->xbytes}, ay = {.log = o->logy};
+  double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
+  for (size_t s = 0; s < p->nseries; s++)
+    for (size_t i = 0; i < p->series[s].n; i++) {
+      double x = p->series[s].x[i], y = p->series[s].y[i];
+      if (!usable(&ax, x) || !usable(&ay, y)) continue;
+      xmin = fmin(xmin, x), xmax = fmax(xmax, x), ymin = fmin(ymin, y), ymax = fmax(ymax, y);
+    }
+  axis_fit(&ax, xmin, xmax);
+  axis_fit(&ay, ymin, ymax);
+  double px = ox + ML, py = oy + MT;
+  char buf[64];
+  svg_printf(w,
+             "<g class=\"panel\">\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\" "
+             "text-anchor=\"middle\">",
+             px + PW / 2, oy + 22);
+  svg_esc(w, p->title);
+  svg_printf(w,
+             "</text>\n<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" fill=\"#fafafa\" "
+             "stroke=\"#888\"/>\n",
+             px, py, PW, PH);
+  svg_printf(w,
+             "<g class=\"xaxis\" data-min=\"%.17g\" data-max=\"%.17g\" data-log=\"%d\" font-size=\"11\" "
+             "text-anchor=\"middle\">",
+             ax.lo, ax.hi, ax.log);
+  for (int k = 0; k < ax.nticks; k++) {
+    double x = px + axis_pos(&ax, ax.ticks[k], PW);
+    svg_printf(w, "<path d=\"M%.1f %.1fV%.1f\" stroke=\"#e3e3e3\"/><text x=\"%.1f\" y=\"%.1f\">%s</text>", x, py,
+               py + PH, x, py + PH + 15, tick_label(&ax, ax.ticks[k], buf, sizeof buf));
+  }
+  svg_printf(w, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\">", px + PW / 2, py + PH + 33);
+  svg_esc(w, o->xlabel);
+  svg_printf(w,
+             "</text></g>\n<g class=\"yaxis\" data-min=\"%.17g\" data-max=\"%.17g\" data-log=\"%d\" "
+             "font-size=\"11\" text-anchor=\"end\">",
+             ay.lo, ay.hi, ay.log);
+  for (int k = 0; k < ay.nticks; k++) {
+    double y = py + PH - axis_pos(&ay, ay.ticks[k], PH);
+    svg_printf(w, "<path d=\"M%.1f %.1fH%.1f\" stroke=\"#e3e3e3\"/><text x=\"%.1f\" y=\"%.1f\">%s</text>", px, y,
+               px + PW, px - 5, y + 4, tick_label(&ay, ay.ticks[k], buf, sizeof buf));
+  }
+  svg_printf(w,
+             "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 %.1f "
+             "%.1f)\">",
+             ox + 16, py + PH / 2, ox + 16, py + PH / 2);
+  svg_esc(w, p->ylabel ? p->ylabel : o->ylabel);
+  svg_printf(w, "</text></g>\n");
+  for (size_t s = 0; s < p->nseries; s++) {
+    const mg_plot_series *se = &p->series[s];
+    int bound = se->style == MG_PLOT_BOUND;
+    const char *col = bound ? "#000000" : svg_cat((int)s);
+    svg_printf(w, "<g class=\"series\" data-name=\"");
+    svg_esc(w, se->name);
+    svg_printf(w, "\"><path fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s d=\"", col, bound ? "2" : "1.6",
+               bound                         ? " stroke-dasharray=\"7 4\""
+               : se->style == MG_PLOT_DASHED ? " stroke-dasharray=\"4 3\""
+                                             : "");
+    int pen = 0;
+    for (size_t i = 0; i < se->n; i++) {
+      if (!usable(&ax, se->x[i]) || !usable(&ay, se->y[i])) {
+        pen = 0;
+        continue;
+      }
+      svg_printf(w, "%c%.1f %.1f", pen ? 'L' : 'M', px + axis_pos(&ax, se->x[i], PW),
+                 py + PH - axis_pos(&ay, se->y[i], PH));
+      pen = 1;
+    }
+    svg_printf(w, "\"/>");
+    for (size_t i = 0; !bound && i < se->n; i++)
+      if (usable(&ax, se->x[i]) && usable(&ay, se->y[i]))
+        marker(w, (int)s, px + axis_pos(&ax, se->x[i], PW), py + PH - axis_pos(&ay, se->y[i], PH), col,
+               (const double[2]){se->x[i], se->y[i]});
+    svg_printf(w, "</g>\n");
+  }
+  /* legend below the plot, two columns */
+  double ly = py + PH + 52;
+  svg_printf(w, "<g class=\"legend\" font-size=\"11\">");
+  for (size_t s = 0; s < p->nseries; s++) {
+    const mg_plot_series *se = &p->series[s];
+    int bound = se->style == MG_PLOT_BOUND;
+    const char *col = bound ? "#000000" : svg_cat((int)s);
+    double lx = px + (s % 2) * (PW / 2), y = ly + (s / 2) * LEG_ROW;
+    svg_printf(w, "<path d=\"M%.1f %.1fh26\" stroke=\"%s\" stroke-width=\"%s\"%s/>", lx, y, col, bound ? "2" : "1.6",
+               bound                         ? " stroke-dasharray=\"7 4\""
+               : se->style == MG_PLOT_DASHED ? " stroke-dasharray=\"4 3\""
+                                             : "");
+    if (!bound) marker(w, (int)s, lx + 13, y, col, NULL);
+    svg_printf(w, "<text x=\"%.1f\" y=\"%.1f\">", lx + 32, y + 4);
+    svg_esc(w, se->name);
+    svg_printf(w, "</text>");
+  }
+  svg_printf(w, "</g>\n</g>\n");
+}
+
+mg_status mg_draw_plot(const mg_plot_panel *panels, size_t npanels, const mg_plot_opts *o, mg_text *out, mg_err *err) {
+  if (npanels == 0 || npanels > 8) return mg_fail(err, MG_ERR_INVALID, "a plot takes 1 to 8 panels");
+  size_t maxrows = 0;
+  for (size_t k = 0; k < npanels; k++) {
+    if (panels[k].nseries > MG_PLOT_MAX_SERIES)
+      return mg_fail(err, MG_ERR_INVALID, "panel '%s' has %zu series, over %d", panels[k].title ? panels[k].title : "",
+                     panels[k].nseries, MG_PLOT_MAX_SERIES);
+    for (size_t s = 0; s < panels[k].nseries; s++) {
+      const mg_plot_series *se = &panels[k].series[s];
+      if (se->n && (!se->x || !se->y)) return mg_fail(err, MG_ERR_INVALID, "a series has no data arrays");
+    }
+    if (legend_rows(&panels[k]) > maxrows) maxrows = legend_rows(&panels[k]);
+  }
+  double pw = ML + PW + 24, ph = MT + PH + 52 + maxrows * LEG_ROW + 8, top = o->title ? 30 : 0;
+  size_t cols = npanels > 2 ? 2 : npanels;
+  size_t rows = (npanels + cols - 1) / cols;
+  svg_w w = {.out = out};
+  svg_open(&w, cols * pw + 16, top + rows * ph + 8, o->title ? o->title : "plot");
+  if (o->title) {
+    svg_printf(&w, "<text x=\"16\" y=\"22\" font-size=\"14\" font-weight=\"bold\">");
+    svg_esc(&w, o->title);
+    svg_printf(&w, "</text>\n");
+  }
+  for (size_t k = 0; k < npanels; k++)
+    panel(&w, &panels[k], o, 8 + (k % cols) * pw, top + (k / cols) * ph);
+  svg_close(&w);
+  return svg_status(&w, err);
+}

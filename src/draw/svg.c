@@ -1,0 +1,150 @@
+/* SVG writer helpers: formatted appends, escaping, palettes, and the
+ * mg_text buffer's output (to a FILE*, or atomically to a path the way
+ * src/schedule/export.c writes schedule files: a temporary file beside the
+ * target renamed into place only when everything was written). */
+#include "svg.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void mg_text_free(mg_text *t) {
+  free(t->s);
+  t->s = NULL;
+  t->len = t->cap = 0;
+}
+
+mg_status mg_text_fwrite(const mg_text *t, FILE *f, mg_err *err) {
+  if (t->len && fwrite(t->s, 1, t->len, f) != t->len) return mg_fail(err, MG_ERR_IO, "write error");
+  if (fflush(f) != 0) return mg_fail(err, MG_ERR_IO, "write error");
+  return MG_OK;
+}
+
+mg_status mg_text_save(const mg_text *t, const char *path, mg_err *err) {
+  char tmp[4096];
+  if (!path || !*path) return mg_fail(err, MG_ERR_INVALID, "no output path");
+  if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp)
+    return mg_fail(err, MG_ERR_INVALID, "output path too long");
+  int fd = mkstemp(tmp);
+  if (fd < 0) return mg_fail(err, MG_ERR_IO, "cannot create a file beside '%s'", path);
+  FILE *f = fdopen(fd, "w");
+  if (!f) {
+    close(fd);
+    unlink(tmp);
+    return mg_fail(err, MG_ERR_IO, "cannot open '%s' for writing", tmp);
+  }
+  int bad = t->len && fwrite(t->s, 1, t->len, f) != t->len;
+  bad |= fflush(f) != 0 || ferror(f);
+  bad |= fclose(f) != 0;
+  /* mkstemp makes the file private; a picture is meant to be shared */
+  if (!bad && chmod(tmp, 0644) == 0 && rename(tmp, path) == 0) return MG_OK;
+  unlink(tmp);
+  return mg_fail(err, MG_ERR_IO, "cannot write '%s'", path);
+}
+
+void svg_printf(svg_w *w, const char *fmt, ...) {
+  if (w->failed) return;
+  mg_text *t = w->out;
+  for (int pass = 0; pass < 2; pass++) {
+    size_t room = t->cap - t->len;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? room : 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+      w->failed = 1;
+      return;
+    }
+    if ((size_t)n < room) {
+      t->len += (size_t)n;
+      return;
+    }
+    size_t need = t->len + (size_t)n + 1, cap = t->cap ? t->cap : 4096;
+    while (cap < need)
+      cap *= 2;
+    char *s = realloc(t->s, cap);
+    if (!s) {
+      w->failed = 1;
+      return;
+    }
+    t->s = s;
+    t->cap = cap;
+  }
+}
+
+void svg_esc(svg_w *w, const char *s) {
+  for (; s && *s; s++) {
+    switch (*s) {
+    case '&': svg_printf(w, "&amp;"); break;
+    case '<': svg_printf(w, "&lt;"); break;
+    case '>': svg_printf(w, "&gt;"); break;
+    case '"': svg_printf(w, "&quot;"); break;
+    default: svg_printf(w, "%c", *s);
+    }
+  }
+}
+
+mg_status svg_status(const svg_w *w, mg_err *err) {
+  return w->failed ? mg_fail(err, MG_ERR_NOMEM, "out of memory while drawing") : MG_OK;
+}
+
+void svg_open(svg_w *w, double width, double height, const char *title) {
+  svg_printf(w,
+             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+             "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n<title>",
+             width, height, width, height);
+  svg_esc(w, title);
+  svg_printf(w, "</title>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
+}
+
+void svg_close(svg_w *w) { svg_printf(w, "</svg>\n"); }
+
+/* ColorBrewer YlGnBu-like, light to dark; the lightest is still visible on
+ * white. */
+static const char *seq[SVG_NSEQ] = {"#a1dab4", "#7fcdbb", "#41b6c4", "#1d91c0", "#225ea8", "#253494", "#081d58"};
+
+const char *svg_seq(int k) { return seq[k < 0 ? 0 : k >= SVG_NSEQ ? SVG_NSEQ - 1 : k]; }
+
+/* Okabe & Ito's colour-blind safe set, then Paul Tol's. */
+static const char *cat[SVG_NCAT] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
+                                    "#882255", "#117733", "#999933", "#332288", "#AA4499", "#661100"};
+
+const char *svg_cat(int k) { return cat[((k % SVG_NCAT) + SVG_NCAT) % SVG_NCAT]; }
+
+/* white -> yellow -> orange -> dark red */
+const char *svg_heat(double v, char buf[8]) {
+  static const double stops[4][3] = {{255, 255, 255}, {254, 217, 118}, {240, 59, 32}, {128, 0, 38}};
+  if (!(v > 0)) v = 0;
+  if (v > 1) v = 1;
+  double p = v * 3;
+  int k = p >= 3 ? 2 : (int)p;
+  double f = p - k;
+  int c[3];
+  for (int i = 0; i < 3; i++)
+    c[i] = (int)lround(stops[k][i] + (stops[k + 1][i] - stops[k][i]) * f);
+  snprintf(buf, 8, "#%02x%02x%02x", c[0], c[1], c[2]);
+  return buf;
+}
+
+const char *svg_bytes(double b, char *buf, size_t len) {
+  const char *unit[] = {"", "K", "M", "G", "T"};
+  int u = 0;
+  while (b >= 1024 && u < 4)
+    b /= 1024, u++;
+  snprintf(buf, len, "%g%s", b, unit[u]);
+  return buf;
+}
+
+const char *svg_num(double v, char *buf, size_t len) {
+  snprintf(buf, len, "%.4g", v);
+  return buf;
+}
+
+const char *svg_model(const mg_model *m, char *buf, size_t len) {
+  int n = snprintf(buf, len, "%s, %s-port, %s, ts=%g, td=%g, tl=%g", mg_switching_name(m->switching),
+                   mg_port_name(m->port), mg_contention_name(m->contention), m->ts, m->td, m->tl);
+  if (m->ell && n > 0 && (size_t)n < len) snprintf(buf + n, len - (size_t)n, ", ell=%llu", (unsigned long long)m->ell);
+  return buf;
+}

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# The pictures from the command line, counted from the files themselves:
+# `draw` writes one class="transfer" element per transfer that `run --json`
+# reports and a heatmap cell per arc and round; `compare --plot` draws one
+# series per algorithm that the sweep's CSV prices; `plot` draws a CSV;
+# `report` writes one HTML page that headless Chromium renders: its DOM
+# carries the title and the pictures, its screenshot is not blank.
+# usage: draw_cli.sh MESHGOSSIP
+set -u
+cli=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+count() { grep -o "class=\"$1\"" "$2" | wc -l; }
+field() { python3 -c "import json,sys; print(json.load(sys.stdin)['$1'])"; }
+
+# draw: arrows = transfers, per round and in all
+model=contention=shared,ts=1,tl=0.01
+"$cli" draw --algo mpi-allgather-bruck --topo torus:4x4 --model $model --bytes 64 --all -o "$tmp/b.svg" > /dev/null ||
+  fail "draw --all"
+want=$("$cli" run --algo mpi-allgather-bruck --topo torus:4x4 --model $model --bytes 64 --json | field transfers)
+[ "$(count transfer "$tmp/b.svg")" = "$want" ] || fail "arrows $(count transfer "$tmp/b.svg") != transfers $want"
+"$cli" draw --algo mpi-allgather-bruck --topo torus:4x4 --model $model --bytes 64 --round 1 -o "$tmp/b1.svg" > /dev/null
+[ "$(count transfer "$tmp/b1.svg")" = 16 ] || fail "round 1 of bruck on 16 nodes has 16 transfers"
+# round 1 sends 2 ahead along x on a 4-ring: each of the 16 x+ arcs carries two transfers
+[ "$(count shared "$tmp/b1.svg")" = 16 ] || fail "round 1: 16 shared arcs, got $(count shared "$tmp/b1.svg")"
+# strict torgos: no shared arc
+"$cli" draw --algo torgos --topo torus:9x9 --r 10 -o "$tmp/t.svg" > /dev/null || fail "draw torgos"
+[ "$(count shared "$tmp/t.svg")" = 0 ] || fail "torgos shares no arc"
+# heatmap: 4*36 arcs x rounds cells
+"$cli" draw --algo mpi-allgather-ring --topo torus:6x6 --model $model --heatmap -o "$tmp/h.svg" > /dev/null
+rounds=$("$cli" run --algo mpi-allgather-ring --topo torus:6x6 --model $model --json | field rounds)
+[ "$(count cell "$tmp/h.svg")" = $((144 * rounds)) ] || fail "heatmap cells $(count cell "$tmp/h.svg") != 144 x $rounds"
+# errors: bad round, missing -o, nothing left behind
+"$cli" draw --algo torgos --topo torus:9x9 --r 10 --round 99 -o "$tmp/bad.svg" > /dev/null 2>&1
+[ $? = 2 ] || fail "a round past the end is bad usage"
+[ ! -e "$tmp/bad.svg" ] || fail "no file on failure"
+"$cli" draw --algo torgos --topo torus:9x9 > /dev/null 2>&1
+[ $? = 2 ] || fail "draw without -o is bad usage"
+
+# compare --plot: one series per priced algorithm, plus the bound, in each of two panels
+"$cli" compare --problem exchange --topo torus:4x4 --model ts=1e-6,tl=1e-9 --sizes 64,1K,16K --plot "$tmp/s.svg" > "$tmp/s.csv" ||
+  fail "compare --plot"
+priced=$(awk -F, 'NR==1 {n=NF} NR>1 {for (i=2;i<=n-2;i++) if ($i!="") seen[i]=1} END {print length(seen)}' "$tmp/s.csv")
+[ "$(count series "$tmp/s.svg")" = $((2 * (priced + 1))) ] || fail "sweep series $(count series "$tmp/s.svg") != 2 x ($priced + 1)"
+"$cli" compare --problem exchange --topo torus:4x4 --plot "$tmp/x.svg" > /dev/null 2>&1
+[ $? = 2 ] || fail "--plot needs --sizes"
+
+# plot: a CSV
+printf '# x: bytes\npanel,series,x,y,style\na,one,1,2\na,one,2,3\na,lb,1,1,bound\nb,two,4,5,dashed\n' > "$tmp/p.csv"
+"$cli" plot "$tmp/p.csv" -o "$tmp/p.svg" > /dev/null || fail "plot"
+[ "$(count panel "$tmp/p.svg")" = 2 ] && [ "$(count point "$tmp/p.svg")" = 3 ] || fail "plot: 2 panels, 3 points"
+printf 'panel,series,x,y\na,one,1,zz\n' > "$tmp/q.csv"
+"$cli" plot "$tmp/q.csv" -o "$tmp/q.svg" > /dev/null 2>&1
+[ $? = 2 ] || fail "a bad CSV is bad input"
+
+# report in a real browser
+"$cli" report --problem gossip --topo torus:6x6 --model ts=3e-4,tl=2.2e-8 --bytes 4096 -o "$tmp/r.html" > /dev/null ||
+  fail "report"
+grep -Eq '<(img|script|link|iframe|object)[ >]| src=|href="http' "$tmp/r.html" && fail "the report must not fetch anything"
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ]; then
+  echo "SKIP: chromium is not installed (scripts/install-deps.sh installs it); the report was not opened in a browser"
+  exit 77
+fi
+run_browser() {
+  local prof
+  prof=$(mktemp -d)
+  timeout 60 "$browser" --headless --no-sandbox --disable-gpu --disable-background-networking \
+    --disable-component-update --disable-sync --no-first-run --user-data-dir="$prof" "$@" 2> "$tmp/browser.err"
+  local rc=$?
+  rm -rf "$prof"
+  return $rc
+}
+run_browser --dump-dom "file://$tmp/r.html" > "$tmp/dom.html" || fail "chromium --dump-dom: $(tail -3 "$tmp/browser.err")"
+grep -q '<title>meshgossip report: gossip on torus:6x6</title>' "$tmp/dom.html" || fail "no title in the DOM"
+grep -q 'id="summary"><b>Best: ' "$tmp/dom.html" || fail "no summary in the DOM"
+[ "$(grep -o 'class="transfer"' "$tmp/dom.html" | wc -l)" -gt 0 ] || fail "no transfer drawn in the DOM"
+[ "$(grep -o 'class="cell"' "$tmp/dom.html" | wc -l)" -gt 0 ] || fail "no heatmap in the DOM"
+run_browser --window-size=1280,2000 --screenshot="$tmp/r.png" "file://$tmp/r.html" > /dev/null ||
+  fail "chromium --screenshot: $(tail -3 "$tmp/browser.err")"
+python3 - "$tmp/r.png" << 'PY' || fail "the screenshot is blank"
+# decode the PNG (8-bit RGB/RGBA, not interlaced) and require ink
+import struct, sys, zlib
+data = open(sys.argv[1], 'rb').read()
+assert data[:8] == b'\x89PNG\r\n\x1a\n'
+pos, idat, w = 8, b'', 0
+while pos < len(data):
+    n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b'IHDR':
+        w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+        assert depth == 8 and ctype in (2, 6)
+        bpp = 3 if ctype == 2 else 4
+    elif kind == b'IDAT':
+        idat += body
+    pos += 12 + n
+raw, stride, prev, ink, colours = zlib.decompress(idat), w * bpp, bytearray(w * bpp), 0, set()
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = line[i - bpp] if i >= bpp else 0
+        b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+        if f == 1: line[i] = (line[i] + a) & 255
+        elif f == 2: line[i] = (line[i] + b) & 255
+        elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    prev = line
+    if y % 4 == 0:
+        for x in range(0, w, 4):
+            px = bytes(line[x * bpp:x * bpp + 3])
+            colours.add(px)
+            ink += px != b'\xff\xff\xff'
+print('screenshot %dx%d: %d sampled pixels with ink, %d colours' % (w, h, ink, len(colours)))
+sys.exit(0 if ink > 2000 and len(colours) > 20 else 1)
+PY
+echo "draw_cli: all checks passed"
