@@ -12,10 +12,10 @@ out=${1:-$here/out}
 mkdir -p "$out"
 jobs=${JOBS:-2}
 sizes=${SIZES:-256,1024,4096,16384,32768,65536}
-srcs=$(ls "$root"/src/{util,topo,schedule,sim,algo,tables,analytic}/*.c 2>/dev/null || true)
-smpicc -O2 -D_GNU_SOURCE -std=c11 -I"$root/include" $srcs "$root/src/mpi/plan.c" "$root/src/mpi/exec.c" \
+srcs=$(ls "$root"/src/{util,topo,schedule,sim,algo,algo/gossip,tables,analytic}/*.c 2>/dev/null || true)
+smpicc -O2 -D_GNU_SOURCE -std=c11 -I"$root/include" -I"$root/src/algo" $srcs "$root/src/mpi/plan.c" "$root/src/mpi/exec.c" \
   "$here/paragon.c" -ljansson -lm -o "$out/paragon"
-smpicc -O2 -D_GNU_SOURCE -std=c11 -I"$root/include" $srcs "$root/src/mpi/plan.c" "$root/src/mpi/exec.c" \
+smpicc -O2 -D_GNU_SOURCE -std=c11 -I"$root/include" -I"$root/src/algo" $srcs "$root/src/mpi/plan.c" "$root/src/mpi/exec.c" \
   "$root/tools/mpi/meshgossip_mpi.c" -ljansson -lm -o "$out/meshgossip-mpi"
 # Paragon-like start-up: 250 us of send overhead per message (smpi/os for
 # MPI_Send, smpi/ois for MPI_Isend), applied to every message because every

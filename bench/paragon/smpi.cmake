@@ -2,12 +2,13 @@
 # from the top CMakeLists.txt when smpicc and smpirun are found.
 file(GLOB MG_SMPI_CORE CONFIGURE_DEPENDS
   ${CMAKE_SOURCE_DIR}/src/util/*.c ${CMAKE_SOURCE_DIR}/src/topo/*.c ${CMAKE_SOURCE_DIR}/src/schedule/*.c
-  ${CMAKE_SOURCE_DIR}/src/sim/*.c ${CMAKE_SOURCE_DIR}/src/algo/*.c ${CMAKE_SOURCE_DIR}/src/analytic/*.c
+  ${CMAKE_SOURCE_DIR}/src/sim/*.c ${CMAKE_SOURCE_DIR}/src/algo/*.c ${CMAKE_SOURCE_DIR}/src/algo/gossip/*.c
+  ${CMAKE_SOURCE_DIR}/src/analytic/*.c
   ${CMAKE_SOURCE_DIR}/src/tables/*.c)
 set(MG_SMPI_SOURCES ${MG_SMPI_CORE} ${CMAKE_SOURCE_DIR}/src/mpi/plan.c ${CMAKE_SOURCE_DIR}/src/mpi/exec.c
     ${CMAKE_SOURCE_DIR}/bench/paragon/paragon.c)
 add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/paragon_smpi
-  COMMAND ${MG_SMPICC} -O2 -D_GNU_SOURCE -std=c11 -I${CMAKE_SOURCE_DIR}/include ${MG_SMPI_SOURCES} -ljansson -lm
+  COMMAND ${MG_SMPICC} -O2 -D_GNU_SOURCE -std=c11 -I${CMAKE_SOURCE_DIR}/include -I${CMAKE_SOURCE_DIR}/src/algo ${MG_SMPI_SOURCES} -ljansson -lm
           -o ${CMAKE_BINARY_DIR}/paragon_smpi
   DEPENDS ${MG_SMPI_SOURCES} ${CMAKE_SOURCE_DIR}/include/meshgossip.h ${CMAKE_SOURCE_DIR}/include/meshgossip_mpi.h
   COMMENT "smpicc paragon_smpi" VERBATIM)
