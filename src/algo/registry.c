@@ -35,6 +35,7 @@ static const mg_algo *const registry[] = {
     &mg_algo_multiring,
     &mg_algo_greedy_links,
     &mg_algo_torus_doubling,
+    &mg_algo_torus_quadrupling,
 };
 
 size_t mg_algo_count(void) { return sizeof registry / sizeof registry[0]; }
