@@ -26,7 +26,7 @@
  * the g that covers the most new offsets, ties broken by the least load
  * max_i |g_i|, then by |g|_1, so diagonal generators such as (1,1), (1,-1)
  * are used where they double the set as well as an axis step does; on up
- * to 256 nodes 200 randomized runs of it (199 picking among the near-best
+ * to 128 nodes 200 randomized runs of it (199 picking among the near-best
  * candidates) are tried and the plan with the fewest steps, then the least
  * weight sum_s load_s |D_s|, is kept. The
  * union of the sums does not depend on the order of the steps, so the steps
@@ -230,7 +230,7 @@ static int trial(const mg_topo *t, uint32_t seed, td_plan *pl, unsigned char *in
 
 /* The best of several trials: fewest steps, then least weight. */
 static mg_status make_plan(const mg_topo *t, td_plan *pl, mg_err *err) {
-  uint32_t N = t->N, trials = N <= 256 ? 200 : N <= 1024 ? 8 : 1;
+  uint32_t N = t->N, trials = N <= 128 ? 200 : N <= 1024 ? 8 : 1;
   mg_status st = MG_OK;
   unsigned char *in = mg_calloc(N, 1);
   uint32_t *xs = mg_calloc((uint64_t)N * MG_MAX_DIMS, sizeof(uint32_t));
