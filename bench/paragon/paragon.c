@@ -11,7 +11,9 @@
  * Every result is checked byte for byte. Prints CSV on rank 0:
  *   problem,topology,bytes,kind,algorithm,run_topology,simulated_s,predicted_s,correct
  * usage: paragon --problem gossip|exchange --topo torus:9x9 --sizes a,b,..
- *                [--model SPEC] [--label NAME] [--only ours|mpi] */
+ *                [--model SPEC] [--label NAME] [--only ours|mpi]
+ *                [--algos SPEC,SPEC..]  (ours: only these "NAME[:k=v]" specs,
+ *                 params separated by '+', e.g. greedy-links:chunks=2) */
 #include "meshgossip_mpi.h"
 
 #include <stdio.h>
@@ -64,7 +66,8 @@ static double timed(mg_problem pr, mg_mpi_plan *p, unsigned char *s, unsigned ch
   return 0;
 }
 
-static double predicted(const mg_algo *a, mg_problem pr, const char *topo, const char *model, long m) {
+static double predicted(const mg_algo *a, const mg_params *ps, mg_problem pr, const char *topo, const char *model,
+                        long m) {
   mg_problem_spec pb;
   memset(&pb, 0, sizeof pb);
   pb.problem = pr;
@@ -75,7 +78,7 @@ static double predicted(const mg_algo *a, mg_problem pr, const char *topo, const
     return -1;
   pb.model.contention = MG_CONT_SHARED;
   mg_report rep;
-  double c = mg_run(a, &pb, NULL, NULL, &rep, NULL) == MG_OK ? rep.cost : -1;
+  double c = mg_run(a, &pb, ps, NULL, &rep, NULL) == MG_OK ? rep.cost : -1;
   mg_report_free(&rep);
   return c;
 }
@@ -85,7 +88,7 @@ int main(int argc, char **argv) {
   int me, n;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &n);
-  const char *topo = NULL, *model = NULL, *label = "default", *only = NULL, *sizes = "32768";
+  const char *topo = NULL, *model = NULL, *label = "default", *only = NULL, *sizes = "32768", *algos = NULL;
   mg_problem pr = MG_GOSSIP;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--topo"))
@@ -96,6 +99,8 @@ int main(int argc, char **argv) {
       label = argv[i + 1];
     else if (!strcmp(argv[i], "--only"))
       only = argv[i + 1];
+    else if (!strcmp(argv[i], "--algos"))
+      algos = argv[i + 1];
     else if (!strcmp(argv[i], "--sizes"))
       sizes = argv[i + 1];
     else if (!strcmp(argv[i], "--problem"))
@@ -123,13 +128,31 @@ int main(int argc, char **argv) {
       if (me == 0) printf("%s,%s,%d,mpi,%s,%s,%.9g,,%d\n", pname, topo, m, label, topo, t, ok);
     }
     if (only && strcmp(only, "ours") != 0) continue;
-    for (size_t i = 0; i < mg_algo_count(); i++) {
-      const mg_algo *a = mg_algo_at(i);
+    /* the specs to run: every registered algorithm, or --algos */
+    char specs[64][96];
+    int nspec = 0;
+    if (algos) {
+      for (const char *q = algos; *q && nspec < 64;) {
+        size_t len = strcspn(q, ",");
+        snprintf(specs[nspec], sizeof specs[0], "%.*s", (int)len, q);
+        for (char *c = specs[nspec]; *c; c++)
+          if (*c == '+') *c = ',';
+        nspec++;
+        q += len + (q[len] == ',');
+      }
+    } else {
+      for (size_t i = 0; i < mg_algo_count() && nspec < 64; i++)
+        snprintf(specs[nspec++], sizeof specs[0], "%s", mg_algo_at(i)->name);
+    }
+    for (int i = 0; i < nspec; i++) {
+      const mg_algo *a;
+      mg_params aps;
+      if (mg_algo_lookup(specs[i], &a, &aps, NULL) != MG_OK) continue;
       if (a->problem != pr) continue;
       const char *runs[2] = {topo, ring};
       for (int j = 0; j < 2; j++) {
         if (j == 1 && !strcmp(topo, ring)) break;
-        mg_mpi_opts o = {.topo = runs[j], .algo = a->name};
+        mg_mpi_opts o = {.topo = runs[j], .algo = specs[i]};
         mg_mpi_plan *p = NULL;
         int rc = pr == MG_GOSSIP ? mg_mpi_allgather_init(m, MPI_BYTE, m, MPI_BYTE, MPI_COMM_WORLD, &o, &p)
                                  : mg_mpi_alltoall_init(m, MPI_BYTE, m, MPI_BYTE, MPI_COMM_WORLD, &o, &p);
@@ -137,7 +160,7 @@ int main(int argc, char **argv) {
         double t = timed(pr, p, s, r, m, &ok);
         if (me == 0)
           printf("%s,%s,%d,ours,%s,%s,%.9g,%.9g,%d\n", pname, topo, m, mg_mpi_plan_algorithm(p), runs[j], t,
-                 predicted(a, pr, runs[j], model, m), ok);
+                 predicted(a, &aps, pr, runs[j], model, m), ok);
         mg_mpi_plan_free(&p);
       }
     }

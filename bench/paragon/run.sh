@@ -12,7 +12,7 @@ out=${1:-$here/out}
 mkdir -p "$out"
 jobs=${JOBS:-2}
 sizes=${SIZES:-256,1024,4096,16384,32768,65536}
-srcs=$(ls "$root"/src/{util,topo,schedule,sim,algo,tables,analytic}/*.c 2>/dev/null || true)
+srcs=$(ls "$root"/src/{util,topo,schedule,model,sim,algo,algo/*,tables,analytic,draw}/*.c 2>/dev/null || true)
 smpicc -O2 -D_GNU_SOURCE -std=c11 -I"$root/include" $srcs "$root/src/mpi/plan.c" "$root/src/mpi/exec.c" \
   "$here/paragon.c" -ljansson -lm -o "$out/paragon"
 smpicc -O2 -D_GNU_SOURCE -std=c11 -I"$root/include" $srcs "$root/src/mpi/plan.c" "$root/src/mpi/exec.c" \

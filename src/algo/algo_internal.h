@@ -33,6 +33,11 @@ extern const mg_algo mg_algo_mpi_alltoall_pairwise;
 extern const mg_algo mg_algo_mpi_alltoall_bruck;
 extern const mg_algo mg_algo_mpi_alltoall_direct;
 extern const mg_algo mg_algo_mpi_alltoall_ring;
+/* src/algo/gossip/ */
+extern const mg_algo mg_algo_multiring;
+extern const mg_algo mg_algo_greedy_links;
+extern const mg_algo mg_algo_torus_doubling;
+extern const mg_algo mg_algo_torus_quadrupling;
 
 /* Emits rounds: begin, then rounds, then end; owns one reusable round. */
 typedef struct mg_emit {

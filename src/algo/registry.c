@@ -32,6 +32,10 @@ static const mg_algo *const registry[] = {
     &mg_algo_mpi_alltoall_bruck,
     &mg_algo_mpi_alltoall_direct,
     &mg_algo_mpi_alltoall_ring,
+    &mg_algo_multiring,
+    &mg_algo_greedy_links,
+    &mg_algo_torus_doubling,
+    &mg_algo_torus_quadrupling,
 };
 
 size_t mg_algo_count(void) { return sizeof registry / sizeof registry[0]; }
