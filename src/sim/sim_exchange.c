@@ -39,6 +39,9 @@ void mg_exchange_free(mg_sim *s) {
   free(s->blist);
 }
 
+/* Blocks taken in a round travel as whole groups (a list segment); they
+ * are spliced into the receiver's lists only when the round ends, so a
+ * block received in a round cannot be sent on in the same round. */
 static mg_status push_pending(mg_sim *s, uint32_t from, uint32_t v, uint32_t t, uint32_t head, uint32_t tail,
                               uint32_t cnt, mg_err *err) {
   if (!mg_grow((void **)&s->pend, &s->cappend, s->npend + 1, sizeof *s->pend))
@@ -53,6 +56,8 @@ static mg_status push_pending(mg_sim *s, uint32_t from, uint32_t v, uint32_t t, 
   return MG_OK;
 }
 
+/* The on_resolved hook wants explicit block ids; collect them only when
+ * someone listens, since a big group is walked once more. */
 static mg_status note_blocks(mg_sim *s, uint32_t t, uint32_t head, mg_err *err) {
   if (!s->opts.on_resolved) return MG_OK;
   uint64_t N = s->N;
@@ -64,7 +69,10 @@ static mg_status note_blocks(mg_sim *s, uint32_t t, uint32_t head, mg_err *err) 
   return MG_OK;
 }
 
-/* Moves the whole group (u, t) into flight towards v. */
+/* Moves the whole group (u, t) into flight towards v. An empty group is
+ * no error (a selector may name destinations the sender has nothing for),
+ * unless this very round already took it: then the schedule sends the
+ * same blocks twice. */
 static mg_status take_group(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t t, uint64_t *moved, mg_err *err) {
   uint64_t N = s->N, idx = (uint64_t)tr->src * N + t;
   uint32_t stamp = (uint32_t)(s->rep.rounds + 1);
@@ -106,6 +114,9 @@ static int unlink_block(mg_sim *s, uint32_t u, uint32_t src, uint32_t t) {
   return 0;
 }
 
+/* Whether block (src, t) is already in flight this round: tells "sent
+ * twice in the round" from "never held" when a listed block is missing.
+ * Linear in the round's groups, but only on the error path. */
 static int in_flight_from(const mg_sim *s, uint32_t src, uint32_t t) {
   uint64_t N = s->N;
   for (size_t k = 0; k < s->npend; k++) {
@@ -116,6 +127,8 @@ static int in_flight_from(const mg_sim *s, uint32_t src, uint32_t t) {
   return 0;
 }
 
+/* Moves one listed block b = src*N + t from the sender; every id is checked
+ * (range, not a node's own block, held by the sender) before it moves. */
 static mg_status take_block(mg_sim *s, const mg_transfer *tr, size_t i, uint64_t b, uint64_t *moved, mg_err *err) {
   uint64_t N = s->N;
   int64_t r = s->rep.rounds;
@@ -146,6 +159,9 @@ static mg_status take_block(mg_sim *s, const mg_transfer *tr, size_t i, uint64_t
   return push_pending(s, tr->src, tr->dst, t, src, src, 1, err);
 }
 
+/* Exchange selectors filter by destination: a colour (Tseng, Ni, Sheu's
+ * logical tori of T4/C64 are colour classes) and a box of cyclic
+ * intervals (the gather-scatter trees' runs of destinations). */
 static int dest_passes(const mg_sim *s, const mg_selector *sel, uint32_t t) {
   const mg_topo *tp = &s->info.topo;
   if (sel->flags & MG_SEL_COLOR) {
@@ -171,6 +187,9 @@ static int dest_passes(const mg_sim *s, const mg_selector *sel, uint32_t t) {
   return 1;
 }
 
+/* Resolves transfer i: the blocks it takes from its sender, by the
+ * cheapest walk its selector allows (a list: block by block; a box: just
+ * the box's destinations, group by group; otherwise every destination). */
 mg_status mg_exchange_select(mg_sim *s, const mg_transfer *tr, size_t i, uint64_t *nitems, mg_err *err) {
   const mg_selector *sel = &tr->sel;
   uint64_t moved = 0, N = s->N;
@@ -230,6 +249,8 @@ mg_status mg_exchange_select(mg_sim *s, const mg_transfer *tr, size_t i, uint64_
   return st;
 }
 
+/* The end of a round: every group in flight is appended to its receiver's
+ * list for its destination, O(1) each. */
 void mg_exchange_end_round(mg_sim *s) {
   uint64_t N = s->N;
   for (size_t k = 0; k < s->npend; k++) {
@@ -246,6 +267,8 @@ void mg_exchange_end_round(mg_sim *s) {
   s->npend = 0;
 }
 
+/* Complete exchange: node t holds all N blocks (., t), its own included;
+ * otherwise name one block that ended elsewhere. */
 mg_status mg_exchange_check_complete(mg_sim *s, mg_err *err) {
   uint64_t N = s->N;
   for (uint32_t t = 0; t < N; t++) {

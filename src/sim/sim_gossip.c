@@ -88,6 +88,8 @@ static uint64_t popcount_row(const uint64_t *a, uint64_t W) {
   return c;
 }
 
+/* Items of piece p of every origin (white/black pieces of TORGOS, the
+ * colours of HIGH-DIM-GOS'): built once per piece, on first use. */
 static const uint64_t *piece_mask(mg_sim *s, uint32_t p) {
   if (!s->piece_mask[p]) {
     uint64_t *m = mg_calloc(s->W, sizeof(uint64_t));
@@ -99,6 +101,8 @@ static const uint64_t *piece_mask(mg_sim *s, uint32_t p) {
   return s->piece_mask[p];
 }
 
+/* Colour sum(w_i x_i) mod m of a node: the generalized diagonals of
+ * Juurlink, Rao, Sibeyn and the Lee code classes of Delmas, Perennes. */
 static uint32_t color_of(const mg_topo *t, const int32_t *w, uint32_t m, uint32_t node) {
   uint32_t x[MG_MAX_DIMS];
   mg_topo_coords(t, node, x);
@@ -180,6 +184,11 @@ static void window(const mg_sim *s, const mg_selector *sel, uint64_t *lo, uint64
   }
 }
 
+/* Resolves transfer i against the sender's row at the round's start: the
+ * held items (or the explicit list, each id checked: in range, held, not
+ * listed twice), narrowed by every filter the selector sets, in the order
+ * piece, colour, box, origin range, arrival, predicate, minus receiver.
+ * The result is left in s->sel for delivery and the hook. */
 mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t v, uint64_t *nitems, mg_err *err) {
   const mg_selector *sel = &tr->sel;
   uint64_t W = s->W, *out = s->sel, wlo, whi;
@@ -280,6 +289,10 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
   return MG_OK;
 }
 
+/* Delivers s->sel to v's end-of-round row: copied from its current row on
+ * the first receipt of the round, so that what v receives now is not
+ * visible to any transfer of this round (v's sends read s->cur). Arrival
+ * rounds and the dimension they came by are kept for the arrival selector. */
 mg_status mg_gossip_deliver(mg_sim *s, uint32_t v, int via, mg_err *err) {
   (void)err;
   int64_t r = s->rep.rounds;
@@ -307,6 +320,7 @@ mg_status mg_gossip_deliver(mg_sim *s, uint32_t v, int via, mg_err *err) {
   return MG_OK;
 }
 
+/* The round ends: the rows that received become current (a swap, no copy). */
 void mg_gossip_end_round(mg_sim *s) {
   for (size_t k = 0; k < s->ntouched; k++) {
     uint32_t v = s->touched_list[k];
@@ -317,6 +331,8 @@ void mg_gossip_end_round(mg_sim *s) {
   s->ntouched = 0;
 }
 
+/* Gossip is complete when every node holds all N*P items; otherwise the
+ * first node and item missing are named. */
 mg_status mg_gossip_check_complete(mg_sim *s, mg_err *err) {
   uint64_t full_words = s->nitems / 64, rest = s->nitems % 64;
   for (uint32_t v = 0; v < s->N; v++) {
