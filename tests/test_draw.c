@@ -391,16 +391,20 @@ static void test_sweep_axes(void **state) {
     assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
     costs[na * ns + k] = b.lower_bound;
   }
+  /* the sweep draws the best 11 series: hand it at most 10 algorithms, so
+   * that every point given is a point drawn */
   size_t nalg = 0;
   for (size_t a = 0; a < na; a++) {
     int any = 0;
     for (size_t k = 0; k < ns; k++)
-      if (isfinite(costs[a * ns + k])) {
+      if (nalg >= 10)
+        costs[a * ns + k] = NAN;
+      else if (isfinite(costs[a * ns + k])) {
         lo = fmin(lo, costs[a * ns + k]), hi = fmax(hi, costs[a * ns + k]), npoints++, any = 1;
       }
     nalg += any;
   }
-  assert_true(nalg >= 3 && nalg <= 11);
+  assert_true(nalg >= 3 && nalg <= 10);
   for (size_t k = 0; k < ns; k++)
     lo = fmin(lo, costs[na * ns + k]), hi = fmax(hi, costs[na * ns + k]);
   mg_text svg = {0};

@@ -361,28 +361,26 @@ static double plan_cost(const mg_dg_plan *p, const mg_problem_spec *pb) {
   return total;
 }
 
-static mg_status cg_closed(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
-  if (!is_torus(&pb->topo)) return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form for tori only (meshes add rounds)");
-  if (pb->model.switching != MG_SW_WORMHOLE || pb->model.contention != MG_CONT_STRICT)
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form for strict wormhole routing only");
-  mg_dg_plan p;
-  mg_status st = make_plan(pb, ps, &p, err);
-  if (st == MG_OK) *cost = plan_cost(&p, pb);
-  mg_dg_plan_free(&p);
-  return st;
-}
-
-/* tune: a, b dividing s, x in [floor(b/2), b + b/4], ranked by the recount
- * on the torus; the best few simulated. */
-static mg_status cg_price(void *arg, const mg_params *ps, double *cost) {
+/* The recount of a parameter set's torus schedule. */
+static mg_status cg_price(void *arg, const mg_params *ps, double *cost, mg_err *err) {
   const mg_problem_spec *pt = arg;
   mg_dg_plan p;
-  mg_status st = make_plan(pt, ps, &p, NULL);
+  mg_status st = make_plan(pt, ps, &p, err);
   if (st != MG_OK) return st;
   *cost = plan_cost(&p, pt);
   mg_dg_plan_free(&p);
   return MG_OK;
 }
+
+static mg_status cg_closed(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
+  if (!is_torus(&pb->topo)) return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form for tori only (meshes add rounds)");
+  if (pb->model.switching != MG_SW_WORMHOLE || pb->model.contention != MG_CONT_STRICT)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form for strict wormhole routing only");
+  return cg_price((void *)pb, ps, cost, err);
+}
+
+/* tune: a, b dividing s, x in [floor(b/2), b + b/4], ranked by the recount
+ * on the torus; the best few simulated. */
 
 static mg_status cg_candidates(const mg_problem_spec *pb, mg_status (*visit)(void *arg, const mg_params *ps), void *arg,
                                mg_err *err) {

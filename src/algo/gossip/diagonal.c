@@ -160,7 +160,7 @@ mg_status mg_dg_candidates(uint32_t n0, uint32_t n1, int keep, mg_dg_price_fn pr
           mg_params_set_int(&ps, "b", b, NULL);
           mg_params_set_int(&ps, "x", x, NULL);
         }
-        if (price(parg, &ps, &c) != MG_OK) continue;
+        if (price(parg, &ps, &c, NULL) != MG_OK) continue;
         /* insert in cost order, earlier candidates first among equals */
         int pos = nbest;
         while (pos > 0 && bestc[pos - 1] > c)

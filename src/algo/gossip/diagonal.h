@@ -45,7 +45,7 @@ double mg_dg_conc_step(const mg_dg_plan *p, uint32_t t, const mg_model *m, doubl
  * candidate's cost (an error: not a candidate); the `keep` cheapest are
  * visited in cost order. */
 #define MG_DG_MAX_KEEP 8
-typedef mg_status (*mg_dg_price_fn)(void *arg, const mg_params *ps, double *cost);
+typedef mg_status (*mg_dg_price_fn)(void *arg, const mg_params *ps, double *cost, mg_err *err);
 mg_status mg_dg_candidates(uint32_t n0, uint32_t n1, int keep, mg_dg_price_fn price, void *parg,
                            mg_status (*visit)(void *arg, const mg_params *ps), void *varg, const char *algo,
                            mg_err *err);

@@ -355,30 +355,28 @@ static double plan_cost(const mg_dg_plan *p, const mg_problem_spec *pb) {
   return total;
 }
 
+/* The recount of a parameter set's torus schedule. */
+static mg_status tg_price(void *arg, const mg_params *ps, double *cost, mg_err *err) {
+  const mg_problem_spec *pt = arg;
+  mg_dg_plan p;
+  mg_status st = make_plan(pt, ps, &p, err);
+  if (st != MG_OK) return st;
+  *cost = plan_cost(&p, pt);
+  mg_dg_plan_free(&p);
+  return MG_OK;
+}
+
 static mg_status tg_closed(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
   if (!is_torus(&pb->topo)) return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form for tori only (meshes add rounds)");
   if (pb->model.switching != MG_SW_WORMHOLE || pb->model.contention != MG_CONT_STRICT)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form for strict wormhole routing only");
-  mg_dg_plan p;
-  mg_status st = make_plan(pb, ps, &p, err);
-  if (st == MG_OK) *cost = plan_cost(&p, pb);
-  mg_dg_plan_free(&p);
-  return st;
+  return tg_price((void *)pb, ps, cost, err);
 }
 
 /* tune: every a with n0/a dividing n1, every b dividing s (and b = s), every
  * x from floor(b/2) to b + b/4; ranked by the recount on the torus (the
  * same for a mesh, whose extra rounds come on top), the best few
  * simulated. */
-static mg_status tg_price(void *arg, const mg_params *ps, double *cost) {
-  const mg_problem_spec *pt = arg;
-  mg_dg_plan p;
-  mg_status st = make_plan(pt, ps, &p, NULL);
-  if (st != MG_OK) return st;
-  *cost = plan_cost(&p, pt);
-  mg_dg_plan_free(&p);
-  return MG_OK;
-}
 
 static mg_status tg_candidates(const mg_problem_spec *pb, mg_status (*visit)(void *arg, const mg_params *ps), void *arg,
                                mg_err *err) {
