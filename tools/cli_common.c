@@ -23,6 +23,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed) {
       o->help = 1;
       continue;
     }
+    if (!strcmp(a, "-o")) a = "--output";
     if (a[0] != '-' || a[1] != '-') {
       if (o->npositional == 4) {
         fprintf(stderr, "meshgossip: too many arguments\n");
@@ -59,6 +60,12 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed) {
       o->export_path = v;
     else if (!strcmp(name, "sizes"))
       o->sizes = v;
+    else if (!strcmp(name, "engine"))
+      o->engine = v;
+    else if (!strcmp(name, "export-ti"))
+      o->export_ti = v;
+    else if (!strcmp(name, "output"))
+      o->output = v;
     else if (!strcmp(name, "r")) {
       if (!parse_double(v, &o->r) || o->r < 0) {
         fprintf(stderr, "meshgossip: --r must be a finite number >= 0, not '%s'\n", v);

@@ -18,6 +18,7 @@ static const command commands[] = {
     {"bound", cmd_bound, "print the lower bounds for a problem, term by term"},
     {"table", cmd_table, "reproduce a table of a seed paper beside our figures"},
     {"verify", cmd_verify, "check a schedule file written by --export or by hand"},
+    {"platform", cmd_platform, "write a SimGrid platform (XML) and host file for a topology"},
 };
 
 static void usage(FILE *f) {
