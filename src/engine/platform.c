@@ -42,11 +42,11 @@ void mg_platform_hosts_links(FILE *f, const mg_topo *t, double bw, double lat) {
   if (t->kind == MG_TOPO_MESHBUS) {
     for (uint32_t i = 0; i < t->n[1]; i++)
       fprintf(f,
-              "  <link id=\"row%" PRIu32 "\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" sharing_policy=\"SHARED\"/>\n",
+              "  <link id=\"row%" PRIu32 "\" bandwidth=\"%.15gBps\" latency=\"%.15gs\" sharing_policy=\"SHARED\"/>\n",
               i, bw, lat);
     for (uint32_t j = 0; j < t->n[0]; j++)
       fprintf(f,
-              "  <link id=\"col%" PRIu32 "\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" sharing_policy=\"SHARED\"/>\n",
+              "  <link id=\"col%" PRIu32 "\" bandwidth=\"%.15gBps\" latency=\"%.15gs\" sharing_policy=\"SHARED\"/>\n",
               j, bw, lat);
     return;
   }
@@ -54,7 +54,7 @@ void mg_platform_hosts_links(FILE *f, const mg_topo *t, double bw, double lat) {
     for (int k = 0; k < t->d; k++)
       if (mg_topo_step(t, v, k, +1) != UINT32_MAX)
         fprintf(f,
-                "  <link id=\"l%" PRIu32 "_%d\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" "
+                "  <link id=\"l%" PRIu32 "_%d\" bandwidth=\"%.15gBps\" latency=\"%.15gs\" "
                 "sharing_policy=\"SPLITDUPLEX\"/>\n",
                 v, k, bw, lat);
 }
@@ -96,7 +96,7 @@ mg_status mg_platform_write(FILE *f, const mg_topo *t, const mg_model *m, const 
     mg_platform_header(f, comment);
     fprintf(f,
             "  <cluster id=\"torus\" prefix=\"" MG_PLATFORM_HOST_PREFIX "\" suffix=\"\" radical=\"0-%" PRIu32
-            "\" speed=\"1Gf\" bw=\"%.17gBps\" lat=\"%.17gs\" topology=\"TORUS\" topo_parameters=\"",
+            "\" speed=\"1Gf\" bw=\"%.15gBps\" lat=\"%.15gs\" topology=\"TORUS\" topo_parameters=\"",
             t->N - 1, bw, lat);
     for (int k = 0; k < t->d; k++)
       fprintf(f, "%s%" PRIu32, k ? "," : "", t->n[k]);
