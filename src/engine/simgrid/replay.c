@@ -14,9 +14,11 @@
  *         a send waits until every transfer it depends on (src/schedule/
  *         deps.c: what delivered its items to the sender) has been
  *         received, then the sender's CPU pays o and the message leaves
- *         without waiting (eager: the pair mailboxes have a permanent
- *         receiver, so a message flows as soon as it is sent, as a
- *         detached MPI send does);
+ *         without the sender waiting for it; the receiver keeps up to
+ *         WINDOW receives posted per pair, so a message flows as soon as
+ *         it is sent unless WINDOW earlier ones of its pair are still
+ *         unreceived (then it waits for a posted receive, as MPI's
+ *         rendezvous would);
  *   rank  the MPI executor's order (src/mpi/exec.c): per round the node
  *         takes part in, it posts that round's receives, then its sends
  *         (o each), then waits for the receives; a message flows once its
@@ -24,10 +26,10 @@
  * Each received message costs the receiver's CPU `or`, paid when the actor
  * takes it (a node's CPU is one actor, so o and or serialise).
  *
- * Messages between one pair arrive at the receiver's handles in the order
- * they were sent (a mailbox is FIFO); up to WINDOW receives per pair are
- * outstanding, so a short message overtaking a long one of the same pair
- * is seen at once unless WINDOW longer ones are ahead of it.
+ * Messages between one pair match the receiver's receives in the order
+ * they were sent (a mailbox is FIFO), so the j-th receive of a pair gets
+ * its j-th transfer; a short message overtaking a long one of the same
+ * pair is seen at once as long as both receives are posted.
  *
  * SimGrid can be initialised once per process and aborts on internal
  * errors, so every replay runs in a forked child that reports its clock
@@ -138,15 +140,42 @@ static void take_one(plan *p, inbox *ib) {
   if (p->or_ > 0) sg_actor_sleep_for(p->or_);
 }
 
-static void send_one(plan *p, uint32_t t) {
+/* A node's sends still in flight. Sends are not detached: SimGrid keeps
+ * detached activities in one global list that every completion scans,
+ * which is quadratic at thousands of messages in flight; an actor's own
+ * list stays short when finished sends are reaped as it grows. */
+typedef struct outbox {
+  sg_comm_t *h;
+  size_t n, cap;
+} outbox;
+
+static void send_one(plan *p, outbox *ob, uint32_t t) {
   if (p->o > 0) sg_actor_sleep_for(p->o);
-  sg_comm_t c = sg_mailbox_put_init(mailbox(p, p->pair_of[t]), (void *)((uintptr_t)t + 1), (long)(p->x[t].bytes + 0.5));
-  sg_comm_detach(c, NULL);
+  if (ob->n == ob->cap) {
+    size_t keep = 0;
+    for (size_t i = 0; i < ob->n; i++)
+      if (!sg_comm_test(ob->h[i])) ob->h[keep++] = ob->h[i];
+    ob->n = keep;
+    if (ob->n * 2 >= ob->cap) {
+      ob->cap = ob->cap ? 2 * ob->cap : 64;
+      ob->h = realloc(ob->h, ob->cap * sizeof *ob->h);
+      if (!ob->h) abort(); /* child process: the parent reports it */
+    }
+  }
+  ob->h[ob->n++] =
+      sg_mailbox_put_async(mailbox(p, p->pair_of[t]), (void *)((uintptr_t)t + 1), (long)(p->x[t].bytes + 0.5));
+}
+
+/* An actor's unfinished activities die with it: wait for the sends. */
+static void outbox_drain(outbox *ob) {
+  if (ob->n) sg_comm_wait_all(ob->h, ob->n);
+  free(ob->h);
 }
 
 static void node_data(plan *p, uint32_t v) {
   uint64_t k0 = p->pin_start[v], k1 = p->pin_start[v + 1], npin = k1 - k0;
   inbox ib;
+  outbox ob = {NULL, 0, 0};
   memset(&ib, 0, sizeof ib);
   ib.h = calloc(npin * WINDOW + 1, sizeof *ib.h);
   ib.ht = calloc(npin * WINDOW + 1, sizeof *ib.ht);
@@ -165,11 +194,12 @@ static void node_data(plan *p, uint32_t v) {
     for (size_t j = 0; j < nd; j++)
       while (!p->received[dep[j]])
         take_one(p, &ib);
-    send_one(p, t);
+    send_one(p, &ob, t);
   }
   uint64_t total = p->in_start[v + 1] - p->in_start[v];
   while (ib.received < total)
     take_one(p, &ib);
+  outbox_drain(&ob);
   free(ib.h);
   free(ib.ht);
   free(ib.hpair);
@@ -181,6 +211,7 @@ static void node_rank(plan *p, uint32_t v) {
   uint64_t in = p->in_start[v], in_end = p->in_start[v + 1];
   uint64_t out = p->out_start[v], out_end = p->out_start[v + 1];
   size_t cap = 16;
+  outbox ob = {NULL, 0, 0};
   sg_comm_t *h = malloc(cap * sizeof *h);
   if (!h) abort();
   while (in < in_end || out < out_end) {
@@ -199,7 +230,7 @@ static void node_rank(plan *p, uint32_t v) {
       nh++;
     }
     for (; out < out_end && p->x[p->out_ev[out]].round == r; out++)
-      send_one(p, p->out_ev[out]);
+      send_one(p, &ob, p->out_ev[out]);
     while (nh > 0) {
       ssize_t i = sg_comm_wait_any(h, nh);
       if (i < 0) break;
@@ -209,6 +240,7 @@ static void node_rank(plan *p, uint32_t v) {
     }
   }
   free(h);
+  outbox_drain(&ob);
 }
 
 static void node_main(int argc, char **argv) {
