@@ -86,6 +86,7 @@ typedef struct mg_engine_result {
   int ran;                    /* 1: an engine timed the schedule */
   double time_s;              /* its simulated time */
   double wall_s;              /* wall time of the engine alone */
+  double cpu_s;               /* CPU time (user + system) of the engine */
   uint64_t peak_rss_bytes;    /* of the process, after the engine ran */
   uint64_t messages;          /* messages replayed */
   uint64_t nondefault_routes; /* transfers that took a route of their own */

@@ -40,6 +40,7 @@ json_t *cli_engine_json(const mg_engine_result *res) {
       json_pack("{s:s, s:f, s:f, s:f, s:f, s:I, s:I, s:I}", "name", "simgrid", "time_s", res->time_s, "o", res->o, "or",
                 res->or_, "wall_s", res->wall_s, "peak_rss_bytes", (json_int_t)res->peak_rss_bytes, "messages",
                 (json_int_t)res->messages, "nondefault_routes", (json_int_t)res->nondefault_routes);
+  json_object_set_new(j, "cpu_s", json_real(res->cpu_s));
   if (res->note[0]) json_object_set_new(j, "note", json_string(res->note));
   return j;
 }
@@ -47,6 +48,7 @@ json_t *cli_engine_json(const mg_engine_result *res) {
 void cli_print_engine(const mg_engine_result *res, const mg_report *rep) {
   printf("simgrid        %.10g s simulated (model %.10g, model/simgrid %.4f); o=%g, or=%g per message\n", res->time_s,
          rep->cost, res->time_s > 0 ? rep->cost / res->time_s : 0.0, res->o, res->or_);
-  printf("simgrid run    %llu messages, %.3f s, peak RSS %.1f MiB%s%s\n", (unsigned long long)res->messages,
-         res->wall_s, (double)res->peak_rss_bytes / 1048576.0, res->note[0] ? "; " : "", res->note);
+  printf("simgrid run    %llu messages, %.3f s (CPU %.3f s), peak RSS %.1f MiB%s%s\n",
+         (unsigned long long)res->messages, res->wall_s, res->cpu_s, (double)res->peak_rss_bytes / 1048576.0,
+         res->note[0] ? "; " : "", res->note);
 }

@@ -118,7 +118,8 @@ static int scale(void) {
     printf("%-22s %-12s %7.0f %9llu %12.6g %12.6g %9.4f %10.2f %11.1f\n", cases[i].algo, cases[i].topo, cases[i].bytes,
            (unsigned long long)res.messages, res.time_s, rep.cost, rep.cost / res.time_s, wall,
            (double)res.peak_rss_bytes / 1048576.0);
-    printf("    (of the wall time: verifier %.2f s, SimGrid replay %.2f s)\n", rep.wall_s, res.wall_s);
+    printf("    (of the wall time: verifier %.2f s, SimGrid replay %.2f s; replay CPU time %.2f s)\n", rep.wall_s,
+           res.wall_s, res.cpu_s);
     fflush(stdout);
     mg_report_free(&rep);
   }

@@ -230,7 +230,7 @@ mg_status mg_deps_on_resolved(void *arg, const mg_resolved *res, mg_err *err) {
     bytes = (double)res->nlist * d->info.bytes;
   }
   x->bytes = bytes;
-  qsort(d->dep + first, d->ndep - first, sizeof *d->dep, cmp_u32);
+  if (d->ndep > first) qsort(d->dep + first, d->ndep - first, sizeof *d->dep, cmp_u32);
   d->n++;
   d->off[d->n] = d->ndep;
   return MG_OK;
