@@ -87,7 +87,8 @@ typedef struct mg_engine_result {
   double time_s;              /* its simulated time */
   double wall_s;              /* wall time of the engine alone */
   double cpu_s;               /* CPU time (user + system) of the engine */
-  uint64_t peak_rss_bytes;    /* of the process, after the engine ran */
+  uint64_t peak_rss_bytes;    /* of the engine's own process (SimGrid runs in a
+                                 forked child; the verifier's is in the report) */
   uint64_t messages;          /* messages replayed */
   uint64_t nondefault_routes; /* transfers that took a route of their own */
   double o, or_;              /* the overheads used */

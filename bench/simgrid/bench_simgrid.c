@@ -107,8 +107,8 @@ static int scale(void) {
       {"exchange-dimwise", "torus:8x8x8", 1024},
       {"mpi-alltoall-direct", "torus:8x8x8", 1024},
   };
-  printf("%-22s %-12s %7s %9s %12s %12s %9s %10s %11s\n", "algorithm", "topology", "bytes", "messages", "replay_s",
-         "model_s", "model/rep", "wall_s", "peak_MiB");
+  printf("%-22s %-12s %7s %9s %12s %12s %9s %10s %10s %11s\n", "algorithm", "topology", "bytes", "messages", "replay_s",
+         "model_s", "model/rep", "wall_s", "cpu_s", "replay_MiB");
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     mg_report rep;
     mg_engine_result res;

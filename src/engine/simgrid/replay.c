@@ -507,8 +507,7 @@ mg_status mg_simgrid_replay(const mg_deps *d, const mg_engine_opts *eo, mg_engin
   res->wall_s = mg_now() - t0;
   res->cpu_s = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
                1e-6 * (double)ru.ru_stime.tv_usec;
-  uint64_t child_rss = (uint64_t)ru.ru_maxrss * 1024u, own = mg_peak_rss();
-  res->peak_rss_bytes = child_rss > own ? child_rss : own;
+  res->peak_rss_bytes = (uint64_t)ru.ru_maxrss * 1024u; /* the SimGrid process */
   if (nondefault)
     snprintf(res->note, sizeof res->note, "%" PRIu64 " transfers take routes of their own (replayed on them)",
              nondefault);
