@@ -70,6 +70,10 @@ typedef struct mg_engine_opts {
    * per-message start-up; until mg_model carries `o`, see issue 13). */
   double o, or_;
   mg_engine_sync sync;
+  /* The platform's links: seconds per byte and per hop; < 0: the model's
+   * tl and td (set them apart when the schedule is generated under one
+   * model, e.g. a calibrated one, and timed on another machine). */
+  double link_tl, link_td;
   int network_smpi;   /* 0: CM02 with no factors and no cross traffic (one
                          flow gets a link's full bandwidth); 1: SMPI's network
                          model and default factors, as smpirun uses */
@@ -77,9 +81,11 @@ typedef struct mg_engine_opts {
   const char *ti_dir; /* non-NULL: write time-independent traces there */
 } mg_engine_opts;
 
-/* Defaults: model engine, o = -1 (ts), or = 0, data sync, CM02. */
+/* Defaults: model engine, o = -1 (ts), or = 0, data sync, links of the
+ * model (link_tl = link_td = -1), CM02. */
 void mg_engine_opts_default(mg_engine_opts *o);
-/* Parses "model" or "simgrid[:o=S,or=S,sync=data|rank,network=cm02|smpi]". */
+/* Parses "model" or
+ * "simgrid[:o=S,or=S,sync=data|rank,network=cm02|smpi,tl=S,td=S]". */
 mg_status mg_engine_parse(const char *spec, mg_engine_opts *o, mg_err *err);
 
 typedef struct mg_engine_result {

@@ -5,8 +5,9 @@
  *     results.csv: SMPI 3.32, our executor on the 9x9 / 8x8 TORUS cluster,
  *     175 MB/s, 50 ns per hop, 250 us of send overhead per message) whose
  *     schedule ran on its own topology (not the ring:81 rows), replays the
- *     same schedule with the executor's clock (sync=rank), SMPI's network
- *     model (network=smpi), o = 250 us, or = 0, and prints SMPI's time, the
+ *     same schedule (generated under the experiment's calibrated model)
+ *     with the executor's clock (sync=rank), SMPI's network model
+ *     (network=smpi), o = 250 us, or = 0, and prints SMPI's time, the
  *     replay's and their ratio, then the data-dependency clock's time
  *     (sync=data, what the executor would take without round barriers);
  *     last a summary line.
@@ -26,9 +27,17 @@
 #include <string.h>
 
 #define PARAGON_MODEL "contention=shared,ts=2.5e-4,td=5e-8,tl=5.714285714285714e-9"
+/* The model the Paragon experiment's schedules were planned under:
+ * paragon.c passes no model to mg_mpi_*_init, so the executor plans with
+ * MG_MPI_DEFAULT_MODEL (contention=shared), whatever --model it got for
+ * its predictions. dimwise and dimwise-colored pick their 1D schedules by
+ * cost, so the replay must plan under the same model, and time on the
+ * Paragon links (engine options tl, td). */
+#define PLANNING_MODEL "contention=shared,ts=5e-6,td=0,tl=5e-10"
+#define PARAGON_LINKS  "tl=5.714285714285714e-9,td=5e-8"
 
-static int replay(const char *algo, const char *topo, double bytes, const char *engine, mg_report *rep,
-                  mg_engine_result *res) {
+static int replay(const char *algo, const char *topo, double bytes, const char *model, const char *engine,
+                  mg_report *rep, mg_engine_result *res) {
   const mg_algo *a;
   mg_params ps;
   mg_err err = {{0}};
@@ -41,7 +50,7 @@ static int replay(const char *algo, const char *topo, double bytes, const char *
   pb.problem = a->problem;
   pb.bytes = bytes;
   mg_model_default(&pb.model);
-  if (mg_model_parse(PARAGON_MODEL, &pb.model, &err) != MG_OK) goto fail;
+  if (mg_model_parse(model, &pb.model, &err) != MG_OK) goto fail;
   if (mg_engine_run(a, &pb, &ps, NULL, &eo, mg_simgrid_replay, rep, res, &err) != MG_OK) goto fail;
   return 1;
 fail:
@@ -75,9 +84,13 @@ static int agree(const char *csv) {
     double bytes = atof(fld[2]), smpi = atof(fld[6]);
     mg_report rep;
     mg_engine_result rank, data;
-    if (!replay(fld[4], fld[1], bytes, "simgrid:o=2.5e-4,or=0,sync=rank,network=smpi", &rep, &rank)) continue;
+    if (!replay(fld[4], fld[1], bytes, PLANNING_MODEL, "simgrid:o=2.5e-4,or=0,sync=rank,network=smpi," PARAGON_LINKS,
+                &rep, &rank))
+      continue;
     mg_report_free(&rep);
-    if (!replay(fld[4], fld[1], bytes, "simgrid:o=2.5e-4,or=0,sync=data,network=smpi", &rep, &data)) continue;
+    if (!replay(fld[4], fld[1], bytes, PLANNING_MODEL, "simgrid:o=2.5e-4,or=0,sync=data,network=smpi," PARAGON_LINKS,
+                &rep, &data))
+      continue;
     mg_report_free(&rep);
     double ratio = rank.time_s / smpi;
     if (n < 512) dev[n++] = fabs(ratio - 1);
@@ -113,7 +126,7 @@ static int scale(void) {
     mg_report rep;
     mg_engine_result res;
     double t0 = mg_now();
-    if (!replay(cases[i].algo, cases[i].topo, cases[i].bytes, "simgrid", &rep, &res)) continue;
+    if (!replay(cases[i].algo, cases[i].topo, cases[i].bytes, PARAGON_MODEL, "simgrid", &rep, &res)) continue;
     double wall = mg_now() - t0;
     printf("%-22s %-12s %7.0f %9llu %12.6g %12.6g %9.4f %10.2f %10.2f %11.1f\n", cases[i].algo, cases[i].topo,
            cases[i].bytes, (unsigned long long)res.messages, res.time_s, rep.cost, rep.cost / res.time_s, wall,

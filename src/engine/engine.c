@@ -16,6 +16,8 @@ void mg_engine_opts_default(mg_engine_opts *o) {
   o->o = -1;
   o->or_ = 0;
   o->sync = MG_SYNC_DATA;
+  o->link_tl = -1;
+  o->link_td = -1;
 }
 
 static mg_status seconds(const char *key, const char *v, double *out, mg_err *err) {
@@ -43,13 +45,18 @@ mg_status mg_engine_parse(const char *spec, mg_engine_opts *o, mg_err *err) {
       if ((st = seconds(k, v, &o->o, err)) != MG_OK) return st;
     } else if (!strcmp(k, "or")) {
       if ((st = seconds(k, v, &o->or_, err)) != MG_OK) return st;
+    } else if (!strcmp(k, "tl")) {
+      if ((st = seconds(k, v, &o->link_tl, err)) != MG_OK) return st;
+      if (!(o->link_tl > 0)) return mg_fail(err, MG_ERR_INVALID, "engine option tl must be > 0");
+    } else if (!strcmp(k, "td")) {
+      if ((st = seconds(k, v, &o->link_td, err)) != MG_OK) return st;
     } else if (!strcmp(k, "sync") && (!strcmp(v, "data") || !strcmp(v, "rank"))) {
       o->sync = !strcmp(v, "data") ? MG_SYNC_DATA : MG_SYNC_RANK;
     } else if (!strcmp(k, "network") && (!strcmp(v, "cm02") || !strcmp(v, "smpi"))) {
       o->network_smpi = !strcmp(v, "smpi");
     } else {
-      return mg_fail(err, MG_ERR_INVALID, "bad engine option '%s=%s' (o=S, or=S, sync=data|rank, network=cm02|smpi)", k,
-                     v);
+      return mg_fail(err, MG_ERR_INVALID,
+                     "bad engine option '%s=%s' (o=S, or=S, sync=data|rank, network=cm02|smpi, tl=S, td=S)", k, v);
     }
   }
   return MG_OK;
@@ -69,7 +76,7 @@ mg_status mg_engine_run(const mg_algo *a, const mg_problem_spec *pb, const mg_pa
     return mg_fail(err, MG_ERR_UNSUPPORTED,
                    "SimGrid has no broadcast medium: a bus message reaches n-1 nodes at once, which SimGrid (and "
                    "MPI traces) can only write as n-1 messages on the shared bus link");
-  if (eo->kind == MG_ENGINE_SIMGRID && !(pb->model.tl > 0))
+  if (eo->kind == MG_ENGINE_SIMGRID && !(pb->model.tl > 0) && !(eo->link_tl > 0))
     return mg_fail(err, MG_ERR_INVALID, "the simgrid engine needs tl > 0 (link bandwidth 1/tl); the model has tl=%g",
                    pb->model.tl);
   MG_CHECK(mg_deps_create(eo->mem_limit, &d, err));

@@ -455,8 +455,10 @@ mg_status mg_simgrid_replay(const mg_deps *d, const mg_engine_opts *eo, mg_engin
   mg_status st = MG_OK;
   if (info->topo.kind != MG_TOPO_GRID)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "the simgrid engine replays meshes and tori only");
-  if (!(info->model.tl > 0))
-    return mg_fail(err, MG_ERR_INVALID, "the simgrid engine needs tl > 0 (link bandwidth 1/tl)");
+  mg_model links = info->model;
+  if (eo->link_tl > 0) links.tl = eo->link_tl;
+  if (eo->link_td >= 0) links.td = eo->link_td;
+  if (!(links.tl > 0)) return mg_fail(err, MG_ERR_INVALID, "the simgrid engine needs tl > 0 (link bandwidth 1/tl)");
   /* Until mg_model carries the LogGP overheads (issue 13), they come from
    * the engine options; o defaults to the model's per-message start-up. */
   p.o = eo->o >= 0 ? eo->o : info->model.ts;
@@ -469,7 +471,7 @@ mg_status mg_simgrid_replay(const mg_deps *d, const mg_engine_opts *eo, mg_engin
     goto out;
   }
   close(fd);
-  MG_CHECK(write_platform(&p, &info->model, nondefault, platform, err));
+  MG_CHECK(write_platform(&p, &links, nondefault, platform, err));
   if (pipe(pipefd) != 0) {
     st = mg_fail(err, MG_ERR_IO, "pipe: %s", strerror(errno));
     goto out;
