@@ -74,6 +74,10 @@ typedef struct mg_engine_opts {
    * tl and td (set them apart when the schedule is generated under one
    * model, e.g. a calibrated one, and timed on another machine). */
   double link_tl, link_td;
+  /* sync=rank: sends of at least this many bytes are waited for at the end
+   * of their round, as MPI's non-detached sends (SMPI:
+   * smpi/send-is-detached-thresh); 0: none (every send detached). */
+  double detach;
   int network_smpi;   /* 0: CM02 with no factors and no cross traffic (one
                          flow gets a link's full bandwidth); 1: SMPI's network
                          model and default factors, as smpirun uses */
@@ -85,7 +89,7 @@ typedef struct mg_engine_opts {
  * model (link_tl = link_td = -1), CM02. */
 void mg_engine_opts_default(mg_engine_opts *o);
 /* Parses "model" or
- * "simgrid[:o=S,or=S,sync=data|rank,network=cm02|smpi,tl=S,td=S]". */
+ * "simgrid[:o=S,or=S,sync=data|rank,network=cm02|smpi,tl=S,td=S,detach=B]". */
 mg_status mg_engine_parse(const char *spec, mg_engine_opts *o, mg_err *err);
 
 typedef struct mg_engine_result {

@@ -84,8 +84,8 @@ static int agree(const char *csv) {
     double bytes = atof(fld[2]), smpi = atof(fld[6]);
     mg_report rep;
     mg_engine_result rank, data;
-    if (!replay(fld[4], fld[1], bytes, PLANNING_MODEL, "simgrid:o=2.5e-4,or=0,sync=rank,network=smpi," PARAGON_LINKS,
-                &rep, &rank))
+    if (!replay(fld[4], fld[1], bytes, PLANNING_MODEL,
+                "simgrid:o=2.5e-4,or=0,sync=rank,network=smpi,detach=1048576," PARAGON_LINKS, &rep, &rank))
       continue;
     mg_report_free(&rep);
     if (!replay(fld[4], fld[1], bytes, PLANNING_MODEL, "simgrid:o=2.5e-4,or=0,sync=data,network=smpi," PARAGON_LINKS,

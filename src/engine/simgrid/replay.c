@@ -21,8 +21,10 @@
  *         rendezvous would);
  *   rank  the MPI executor's order (src/mpi/exec.c): per round the node
  *         takes part in, it posts that round's receives, then its sends
- *         (o each), then waits for the receives; a message flows once its
- *         receive is posted (rendezvous).
+ *         (o each), then waits for the receives, and for its sends of at
+ *         least `detach` bytes (SMPI's send-is-detached-thresh: smaller
+ *         sends complete at once); a message flows once its receive is
+ *         posted (rendezvous).
  * Each received message costs the receiver's CPU `or`, paid when the actor
  * takes it (a node's CPU is one actor, so o and or serialise).
  *
@@ -64,6 +66,7 @@ typedef struct plan {
   size_t n;
   uint32_t N;
   double o, or_;
+  double detach; /* rank clock: sends of at least this many bytes block */
   mg_engine_sync sync;
   /* pairs: id per transfer, (src, dst) per pair */
   uint32_t *pair_of; /* [n] */
@@ -229,8 +232,11 @@ static void node_rank(plan *p, uint32_t v) {
       h[nh] = sg_mailbox_get_async(mailbox(p, p->pair_of[t]), &p->slot[t]);
       nh++;
     }
+    /* sends of at least `detach` bytes are not detached (SMPI's
+     * send-is-detached-thresh): the round's waitall waits for them too */
+    outbox big = {NULL, 0, 0};
     for (; out < out_end && p->x[p->out_ev[out]].round == r; out++)
-      send_one(p, &ob, p->out_ev[out]);
+      send_one(p, p->x[p->out_ev[out]].bytes >= p->detach ? &big : &ob, p->out_ev[out]);
     while (nh > 0) {
       ssize_t i = sg_comm_wait_any(h, nh);
       if (i < 0) break;
@@ -238,6 +244,7 @@ static void node_rank(plan *p, uint32_t v) {
       h[i] = h[nh];
       if (p->or_ > 0) sg_actor_sleep_for(p->or_);
     }
+    outbox_drain(&big);
   }
   free(h);
   outbox_drain(&ob);
@@ -464,6 +471,7 @@ mg_status mg_simgrid_replay(const mg_deps *d, const mg_engine_opts *eo, mg_engin
   p.o = eo->o >= 0 ? eo->o : info->model.ts;
   p.or_ = eo->or_;
   p.sync = eo->sync;
+  p.detach = eo->detach > 0 ? eo->detach : 1e300;
   MG_CHECK(build_plan(d, &p, &nondefault, err));
   fd = mkstemp(platform);
   if (fd < 0) {
