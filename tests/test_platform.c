@@ -62,8 +62,8 @@ static size_t recount(const char *xml, const mg_topo *t) {
       uint32_t from = up ? v : mg_topo_step(t, v, k, +1);
       assert_true(ng < nw);
       if (from != want_node[ng] || k != want_dim[ng] || (up ? 1 : -1) != want_dir[ng])
-        fail_msg("route n%u -> n%u: hop %d is (%u, %d, %s), ours (%u, %d, %d)", a, b, ng, from, k, dir,
-                 want_node[ng], want_dim[ng], want_dir[ng]);
+        fail_msg("route n%u -> n%u: hop %d is (%u, %d, %s), ours (%u, %d, %d)", a, b, ng, from, k, dir, want_node[ng],
+                 want_dim[ng], want_dir[ng]);
       ng++;
     }
     assert_int_equal(ng, nw);
@@ -136,7 +136,8 @@ static void test_meshbus(void **state) {
   mg_status st;
   char *xml = platform("meshbus:3", "tl=1e-9", &st, &err);
   assert_int_equal(st, MG_OK);
-  assert_non_null(strstr(xml, "<link id=\"row2\" bandwidth=\"1000000000Bps\" latency=\"0s\" sharing_policy=\"SHARED\"/>"));
+  assert_non_null(
+      strstr(xml, "<link id=\"row2\" bandwidth=\"1000000000Bps\" latency=\"0s\" sharing_policy=\"SHARED\"/>"));
   /* node 7 = (x0 1, x1 2) to node 6 = (0, 2): same row bus 2 */
   assert_non_null(strstr(xml, "<route src=\"n7\" dst=\"n6\" symmetrical=\"NO\"><link_ctn id=\"row2\"/></route>"));
   assert_non_null(strstr(xml, "<route src=\"n7\" dst=\"n1\" symmetrical=\"NO\"><link_ctn id=\"col1\"/></route>"));
@@ -157,7 +158,7 @@ static void test_refusals(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_explicit_routes), cmocka_unit_test(test_by_hand), cmocka_unit_test(test_torus_cluster),
+      cmocka_unit_test(test_explicit_routes), cmocka_unit_test(test_by_hand),  cmocka_unit_test(test_torus_cluster),
       cmocka_unit_test(test_meshbus),         cmocka_unit_test(test_refusals),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

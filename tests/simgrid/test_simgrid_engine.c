@@ -229,9 +229,8 @@ static void test_platform_routes(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_one_message), cmocka_unit_test(test_data_vs_rank),
-      cmocka_unit_test(test_chain),       cmocka_unit_test(test_sharing),
-      cmocka_unit_test(test_engine_run),  cmocka_unit_test(test_platform_routes),
+      cmocka_unit_test(test_one_message), cmocka_unit_test(test_data_vs_rank), cmocka_unit_test(test_chain),
+      cmocka_unit_test(test_sharing),     cmocka_unit_test(test_engine_run),   cmocka_unit_test(test_platform_routes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
