@@ -31,6 +31,8 @@ extern "C" {
 
 typedef struct mg_platform_opts {
   int explicit_routes;    /* 1: never SimGrid's TORUS cluster */
+  int torus_cluster;      /* 1: the TORUS cluster on any torus, even extents
+                             too (SimGrid's tie rule, not ours) */
   uint64_t max_link_refs; /* explicit routes: most link references written
                              (0: 1<<22); beyond, MG_ERR_TOO_LARGE */
 } mg_platform_opts;
@@ -78,6 +80,10 @@ typedef struct mg_engine_opts {
    * of their round, as MPI's non-detached sends (SMPI:
    * smpi/send-is-detached-thresh); 0: none (every send detached). */
   double detach;
+  int simgrid_routes; /* 1: a torus gets SimGrid's TORUS cluster whatever its
+                         extents (routes=simgrid: ties n/2 -> 0 go -, as in
+                         platforms written by hand); the schedule's routes
+                         are then not honoured on even extents */
   int network_smpi;   /* 0: CM02 with no factors and no cross traffic (one
                          flow gets a link's full bandwidth); 1: SMPI's network
                          model and default factors, as smpirun uses */
@@ -89,7 +95,7 @@ typedef struct mg_engine_opts {
  * model (link_tl = link_td = -1), CM02. */
 void mg_engine_opts_default(mg_engine_opts *o);
 /* Parses "model" or
- * "simgrid[:o=S,or=S,sync=data|rank,network=cm02|smpi,tl=S,td=S,detach=B]". */
+ * "simgrid[:o=S,or=S,sync=data|rank,network=cm02|smpi,tl=S,td=S,detach=B,routes=ours|simgrid]". */
 mg_status mg_engine_parse(const char *spec, mg_engine_opts *o, mg_err *err);
 
 typedef struct mg_engine_result {

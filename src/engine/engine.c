@@ -48,6 +48,8 @@ mg_status mg_engine_parse(const char *spec, mg_engine_opts *o, mg_err *err) {
     } else if (!strcmp(k, "tl")) {
       if ((st = seconds(k, v, &o->link_tl, err)) != MG_OK) return st;
       if (!(o->link_tl > 0)) return mg_fail(err, MG_ERR_INVALID, "engine option tl must be > 0");
+    } else if (!strcmp(k, "routes") && (!strcmp(v, "ours") || !strcmp(v, "simgrid"))) {
+      o->simgrid_routes = !strcmp(v, "simgrid");
     } else if (!strcmp(k, "detach")) {
       if (!mg_parse_double(v, &o->detach) || o->detach < 0)
         return mg_fail(err, MG_ERR_INVALID, "engine option detach takes bytes >= 0, not '%s'", v);
@@ -59,7 +61,8 @@ mg_status mg_engine_parse(const char *spec, mg_engine_opts *o, mg_err *err) {
       o->network_smpi = !strcmp(v, "smpi");
     } else {
       return mg_fail(err, MG_ERR_INVALID,
-                     "bad engine option '%s=%s' (o=S, or=S, sync=data|rank, network=cm02|smpi, tl=S, td=S, detach=B)",
+                     "bad engine option '%s=%s' (o=S, or=S, sync=data|rank, network=cm02|smpi, tl=S, td=S, detach=B, "
+                     "routes=ours|simgrid)",
                      k, v);
     }
   }

@@ -92,7 +92,11 @@ mg_status mg_platform_write(FILE *f, const mg_topo *t, const mg_model *m, const 
   char comment[256];
   snprintf(comment, sizeof comment, "meshgossip platform for %s: links %.6g B/s, %.6g s per hop, hosts n<id>", spec, bw,
            lat);
-  if (t->kind == MG_TOPO_GRID && torus_cluster_fits(t) && !(opts && opts->explicit_routes)) {
+  int all_wrap = t->kind == MG_TOPO_GRID;
+  for (int k = 0; k < t->d; k++)
+    all_wrap = all_wrap && t->wrap[k];
+  if ((t->kind == MG_TOPO_GRID && torus_cluster_fits(t) && !(opts && opts->explicit_routes)) ||
+      (all_wrap && opts && opts->torus_cluster)) {
     mg_platform_header(f, comment);
     fprintf(f,
             "  <cluster id=\"torus\" prefix=\"" MG_PLATFORM_HOST_PREFIX "\" suffix=\"\" radical=\"0-%" PRIu32

@@ -27,7 +27,7 @@
 
 /* Records hand-made rounds (the run may end incomplete: only the
  * recorded transfers matter) and replays them. */
-static double replay(th_sched *s, double o, double or_, mg_engine_sync sync) {
+static double replay_on(th_sched *s, double o, double or_, mg_engine_sync sync, int simgrid_routes) {
   mg_deps *d;
   mg_err err = {{0}};
   assert_int_equal(mg_deps_create(0, &d, &err), MG_OK);
@@ -51,6 +51,7 @@ static double replay(th_sched *s, double o, double or_, mg_engine_sync sync) {
   eo.o = o;
   eo.or_ = or_;
   eo.sync = sync;
+  eo.simgrid_routes = simgrid_routes;
   mg_engine_result res;
   st = mg_simgrid_replay(d, &eo, &res, &err);
   if (st != MG_OK) fprintf(stderr, "replay: %s\n", err.msg);
@@ -59,6 +60,8 @@ static double replay(th_sched *s, double o, double or_, mg_engine_sync sync) {
   mg_deps_destroy(d);
   return res.time_s;
 }
+
+static double replay(th_sched *s, double o, double or_, mg_engine_sync sync) { return replay_on(s, o, or_, sync, 0); }
 
 static void init(th_sched *s, mg_problem pb, const char *topo, double bytes) {
   char model[128];
@@ -132,6 +135,22 @@ static void test_sharing(void **state) {
   th_add(&s, 0, mg_xfer(0, 2));
   th_add(&s, 0, mg_xfer(1, 2));
   near(replay(&s, 0, 0, MG_SYNC_DATA), 2 * 1e6 * 1e-9);
+  th_sched_free(&s);
+}
+
+/* Ties: on ring:4, 2 -> 0 is two hops either way. Ours go + (2 -> 3 -> 0)
+ * and share link 3 -> 0 with the transfer 3 -> 0: both end at 2 B tl.
+ * SimGrid's TORUS cluster (routes=simgrid) sends the tie - (2 -> 1 -> 0),
+ * disjoint from 3 -> 0: B tl. td = 0. */
+static void test_tie_routes(void **state) {
+  (void)state;
+  th_sched s;
+  th_sched_init(&s, MG_GOSSIP, "ring:4", "contention=shared,ts=0,td=0,tl=1e-9", 1);
+  s.info.bytes = 1e6;
+  th_add(&s, 0, mg_xfer(2, 0));
+  th_add(&s, 0, mg_xfer(3, 0));
+  near(replay_on(&s, 0, 0, MG_SYNC_DATA, 0), 2 * 1e6 * 1e-9);
+  near(replay_on(&s, 0, 0, MG_SYNC_DATA, 1), 1e6 * 1e-9);
   th_sched_free(&s);
 }
 
@@ -229,8 +248,9 @@ static void test_platform_routes(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_one_message), cmocka_unit_test(test_data_vs_rank), cmocka_unit_test(test_chain),
-      cmocka_unit_test(test_sharing),     cmocka_unit_test(test_engine_run),   cmocka_unit_test(test_platform_routes),
+      cmocka_unit_test(test_one_message),     cmocka_unit_test(test_data_vs_rank), cmocka_unit_test(test_chain),
+      cmocka_unit_test(test_sharing),         cmocka_unit_test(test_tie_routes),   cmocka_unit_test(test_engine_run),
+      cmocka_unit_test(test_platform_routes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -419,13 +419,15 @@ static int all_odd_torus(const mg_topo *t) {
 
 /* The replay's platform: the TORUS cluster (all-odd torus, default routes)
  * or every grid link and the route of each pair that talks. */
-static mg_status write_platform(const plan *p, const mg_model *m, uint64_t nondefault, const char *path, mg_err *err) {
+static mg_status write_platform(const plan *p, const mg_model *m, uint64_t nondefault, int simgrid_routes,
+                                const char *path, mg_err *err) {
   const mg_topo *t = &mg_deps_info(p->d)->topo;
   FILE *f = fopen(path, "w");
   if (!f) return mg_fail(err, MG_ERR_IO, "cannot write %s: %s", path, strerror(errno));
   mg_status st = MG_OK;
-  if (nondefault == 0 && all_odd_torus(t)) {
-    st = mg_platform_write(f, t, m, NULL, err);
+  mg_platform_opts po = {0, simgrid_routes, 0};
+  if ((nondefault == 0 && all_odd_torus(t)) || (simgrid_routes && mg_topo_is_torus(t))) {
+    st = mg_platform_write(f, t, m, &po, err);
   } else {
     mg_platform_header(f, "meshgossip replay platform: the routes this schedule takes");
     fprintf(f, "<zone id=\"grid\" routing=\"Full\">\n");
@@ -479,7 +481,7 @@ mg_status mg_simgrid_replay(const mg_deps *d, const mg_engine_opts *eo, mg_engin
     goto out;
   }
   close(fd);
-  MG_CHECK(write_platform(&p, &links, nondefault, platform, err));
+  MG_CHECK(write_platform(&p, &links, nondefault, eo->simgrid_routes, platform, err));
   if (pipe(pipefd) != 0) {
     st = mg_fail(err, MG_ERR_IO, "pipe: %s", strerror(errno));
     goto out;
