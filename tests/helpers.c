@@ -77,6 +77,14 @@ mg_status th_simulate(th_sched *s, mg_report *rep) {
   return st;
 }
 
+mg_status th_stream(void *arg, mg_sink *k, mg_err *err) {
+  th_sched *s = arg;
+  mg_status st = k->begin(k->ctx, &s->info, err);
+  for (int i = 0; st == MG_OK && i < s->nrounds; i++)
+    st = k->round(k->ctx, &s->rounds[i], err);
+  return st == MG_OK ? k->end(k->ctx, err) : st;
+}
+
 void th_sched_free(th_sched *s) {
   for (int i = 0; i < 16; i++)
     mg_round_free(&s->rounds[i]);

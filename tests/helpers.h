@@ -28,6 +28,8 @@ typedef struct th_sched {
 void th_sched_init(th_sched *s, mg_problem problem, const char *topo, const char *model, uint32_t pieces);
 mg_transfer *th_add(th_sched *s, int round, mg_transfer tr);
 mg_status th_simulate(th_sched *s, mg_report *rep);
+/* The hand-made rounds of s as a generator (an mg_generator_fn, arg = s). */
+mg_status th_stream(void *arg, mg_sink *k, mg_err *err);
 void th_sched_free(th_sched *s);
 
 #endif

@@ -12,6 +12,7 @@ enum { EXIT_OK = 0, EXIT_INVALID_SCHEDULE = 1, EXIT_USAGE = 2, EXIT_TOO_LARGE = 
 
 typedef struct cli_opts {
   const char *algo, *topo, *model, *problem, *export_path, *file, *sizes;
+  const char *engine, *export_ti; /* --engine, --export-ti */
   double r, bytes;
   int have_r, have_bytes, json, help;
   uint64_t mem_limit;
@@ -63,5 +64,18 @@ int cmd_table(int argc, char **argv);
 int cmd_draw(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_platform(int argc, char **argv);
+
+/* Engines (cli_engine.c). */
+#include "meshgossip_engine.h"
+/* Fills eo from --engine and --export-ti; returns -1 when fine, else the
+ * exit code (after printing why). */
+int cli_engine_setup(const cli_opts *o, mg_engine_opts *eo);
+/* The replay function built in (NULL without SimGrid). */
+mg_engine_replay_fn cli_engine_replay(void);
+/* Exit code for an engine failure: refusals (cannot express, too large) 3. */
+int cli_engine_fail(mg_status st, const mg_err *err);
+json_t *cli_engine_json(const mg_engine_result *res);
+void cli_print_engine(const mg_engine_result *res, const mg_report *rep);
 
 #endif

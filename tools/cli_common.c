@@ -65,6 +65,10 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed) {
       o->round = v;
     else if (!strcmp(name, "plot"))
       o->plot = v;
+    else if (!strcmp(name, "engine"))
+      o->engine = v;
+    else if (!strcmp(name, "export-ti"))
+      o->export_ti = v;
     else if (!strcmp(name, "r")) {
       if (!parse_double(v, &o->r) || o->r < 0) {
         fprintf(stderr, "meshgossip: --r must be a finite number >= 0, not '%s'\n", v);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* One table of `compare`: the rows for one message size, JSON form. */
-static json_t *rows_json(const mg_compare_row *rows, size_t n) {
+static json_t *rows_json(const mg_compare_row *rows, size_t n, const mg_engine_result *eng) {
   json_t *res = json_array();
   for (size_t i = 0; i < n; i++) {
     const mg_compare_row *r = &rows[i];
@@ -19,6 +19,7 @@ static json_t *rows_json(const mg_compare_row *rows, size_t n) {
       json_object_set_new(j, "rounds", json_integer(r->rep.rounds));
       json_object_set_new(j, "ratio_to_bound", json_real(r->rep.ratio_to_bound));
       if (!r->rep.verified) json_object_set_new(j, "violation", cli_violation_json(&r->rep));
+      if (eng && eng[i].ran) json_object_set_new(j, "engine", cli_engine_json(&eng[i]));
     }
     json_array_append_new(res, j);
   }
@@ -95,7 +96,7 @@ static int sweep(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, con
     if (costs) costs[na * ns + k] = b.lower_bound;
     const char *best = best_of(rows, n);
     if (o->json) {
-      json_t *j = json_pack("{s:f, s:o}", "bytes", sizes[k], "results", rows_json(rows, n));
+      json_t *j = json_pack("{s:f, s:o}", "bytes", sizes[k], "results", rows_json(rows, n, NULL));
       json_object_set_new(j, "best", best ? json_string(best) : json_null());
       json_object_set_new(j, "lower_bound", json_real(b.lower_bound));
       json_array_append_new(jrows, j);
@@ -128,10 +129,11 @@ static int sweep(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, con
 int cmd_compare(int argc, char **argv) {
   cli_opts o;
   mg_err err = {{0}};
-  if (!cli_parse(argc, argv, &o, " problem topo model r bytes sizes plot json mem-limit ")) return EXIT_USAGE;
+  if (!cli_parse(argc, argv, &o, " problem topo model r bytes sizes plot json mem-limit engine ")) return EXIT_USAGE;
   if (o.help) {
     printf("usage: meshgossip compare --problem gossip|exchange --topo SPEC [--model SPEC | --r R]\n"
-           "                          [--bytes L | --sizes LIST] [--json]\n\n"
+           "                          [--bytes L | --sizes LIST [--plot FILE.svg]] [--json]\n"
+           "                          [--engine simgrid[:...]]\n\n"
            "Runs every registered algorithm of the problem that applies to the topology\n"
            "and model (tunable ones tuned), verifies each, and ranks them by cost beside\n"
            "the lower bound. Algorithms that do not apply are listed with the reason.\n\n"
@@ -145,7 +147,10 @@ int cmd_compare(int argc, char **argv) {
            "                verified), then the best and the lower bound; with --json one\n"
            "                object with a table per size.\n"
            "  --plot FILE.svg  with --sizes: draws the sweep, cost and cost/bound against\n"
-           "                the size, one line per algorithm, the lower bound dashed.\n\n"
+           "                the size, one line per algorithm, the lower bound dashed.\n"
+           "  --engine simgrid[:o=S,or=S,sync=data|rank,network=cm02|smpi]  also replays\n"
+           "                every verified schedule on SimGrid (docs/engine.md) and prints\n"
+           "                its time beside the model's cost (not with --sizes).\n\n"
            "examples:\n  meshgossip compare --problem gossip --topo ring:81 --r 10\n"
            "  meshgossip compare --problem gossip --topo torus:9x9 --model ts=3e-4,tl=2.2e-8 --bytes 32768\n"
            "  meshgossip compare --problem exchange --topo torus:8x8 --model ts=1e-6,tl=1e-9 --sizes 64,1K,16K\n");
@@ -161,6 +166,13 @@ int cmd_compare(int argc, char **argv) {
   }
   if (o.sizes && o.have_bytes) {
     fprintf(stderr, "meshgossip: give either --bytes or --sizes, not both\n");
+    return EXIT_USAGE;
+  }
+  mg_engine_opts eo;
+  int ecode = cli_engine_setup(&o, &eo);
+  if (ecode >= 0) return ecode;
+  if (eo.kind != MG_ENGINE_MODEL && o.sizes) {
+    fprintf(stderr, "meshgossip: --engine goes with --bytes, not --sizes\n");
     return EXIT_USAGE;
   }
   mg_problem problem;
@@ -179,6 +191,26 @@ int cmd_compare(int argc, char **argv) {
   mg_compare_row *rows;
   size_t n;
   if ((st = mg_compare(&pb, &so, 1, &rows, &n, &err)) != MG_OK) return cli_fail(st, &err);
+  /* the engine replays every verified schedule */
+  mg_engine_result *eng = NULL;
+  if (eo.kind != MG_ENGINE_MODEL) {
+    eng = calloc(n ? n : 1, sizeof *eng);
+    if (!eng) {
+      free_rows(rows, n);
+      return cli_fail(MG_ERR_NOMEM, NULL);
+    }
+    for (size_t i = 0; i < n; i++) {
+      if (rows[i].refused || !rows[i].rep.verified) continue;
+      mg_report rep;
+      st = mg_engine_run(rows[i].algo, &pb, &rows[i].params, &so, &eo, cli_engine_replay(), &rep, &eng[i], &err);
+      mg_report_free(&rep);
+      if (st != MG_OK) {
+        free(eng);
+        free_rows(rows, n);
+        return cli_engine_fail(st, &err);
+      }
+    }
+  }
   mg_bound b;
   if (mg_lower_bound(&pb, &b, NULL) != MG_OK) b.lower_bound = 0;
   const char *best = best_of(rows, n);
@@ -186,7 +218,7 @@ int cmd_compare(int argc, char **argv) {
   if (o.json) {
     json_t *j = json_pack("{s:s, s:s, s:o, s:f, s:o}", "problem", mg_problem_name(problem), "topology",
                           mg_topo_format(&pb.topo, topo, sizeof topo), "model", cli_model_json(&pb.model), "bytes",
-                          pb.bytes, "results", rows_json(rows, n));
+                          pb.bytes, "results", rows_json(rows, n, eng));
     json_object_set_new(j, "best", best ? json_string(best) : json_null());
     json_object_set_new(j, "lower_bound", json_real(b.lower_bound));
     cli_print_json(j);
@@ -194,18 +226,24 @@ int cmd_compare(int argc, char **argv) {
     char model[256];
     printf("%s on %s, %g bytes, %s\n", mg_problem_name(problem), mg_topo_format(&pb.topo, topo, sizeof topo), pb.bytes,
            mg_model_format(&pb.model, model, sizeof model));
-    printf("lower bound %.10g\n\n%-4s %-24s %14s %8s %8s  %s\n", b.lower_bound, "", "algorithm", "cost", "rounds",
-           "ratio", "params");
+    printf("lower bound %.10g\n\n%-4s %-24s %14s %8s %8s  %s%s\n", b.lower_bound, "", "algorithm", "cost", "rounds",
+           "ratio", eng ? "       simgrid  " : "", "params");
     for (size_t i = 0; i < n; i++) {
       const mg_compare_row *r = &rows[i];
+      char sg[32] = "";
+      if (eng && eng[i].ran)
+        snprintf(sg, sizeof sg, "%14.8g  ", eng[i].time_s);
+      else if (eng)
+        snprintf(sg, sizeof sg, "%14s  ", "-");
       if (r->refused)
-        printf("     %-24s %14s %8s %8s  refused: %s\n", r->algo->name, "-", "-", "-", r->reason);
+        printf("     %-24s %14s %8s %8s  %srefused: %s\n", r->algo->name, "-", "-", "-", sg, r->reason);
       else
-        printf("%-4s %-24s %14.8g %8lld %8.3f  %s%s%s\n", best && i == 0 ? "best" : "", r->algo->name, r->rep.cost,
-               (long long)r->rep.rounds, r->rep.ratio_to_bound, mg_params_format(&r->params, ps, sizeof ps),
+        printf("%-4s %-24s %14.8g %8lld %8.3f  %s%s%s%s\n", best && i == 0 ? "best" : "", r->algo->name, r->rep.cost,
+               (long long)r->rep.rounds, r->rep.ratio_to_bound, sg, mg_params_format(&r->params, ps, sizeof ps),
                r->rep.verified ? "" : " NOT VERIFIED: ", r->rep.verified ? "" : r->rep.violation.msg);
     }
   }
+  free(eng);
   free_rows(rows, n);
   return EXIT_OK;
 }

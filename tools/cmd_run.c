@@ -8,6 +8,8 @@
 static void help(void) {
   printf("usage: meshgossip run --algo NAME[:k=v,...] --topo SPEC [--model SPEC | --r R] [--bytes L]\n"
          "                      [--json] [--export FILE] [--mem-limit BYTES]\n"
+         "                      [--engine model|simgrid[:o=S,or=S,sync=data|rank,network=cm02|smpi]]\n"
+         "                      [--export-ti DIR]\n"
          "       meshgossip run --algo auto [--problem gossip|exchange] --topo SPEC ...\n\n"
          "Generates the schedule, runs it through the simulator (every rule checked,\n"
          "complete delivery checked) and prints its cost, rounds and lower bound.\n"
@@ -20,7 +22,12 @@ static void help(void) {
          "  --bytes  gossip: bytes per node; exchange: bytes per block (default 1)\n"
          "  --algo auto  runs every registered algorithm of the problem (default gossip)\n"
          "           under the given model, picks the least verified cost and runs it;\n"
-         "           the output names the pick (JSON: \"algorithm\" and \"auto\": true)\n\n"
+         "           the output names the pick (JSON: \"algorithm\" and \"auto\": true)\n"
+         "  --engine simgrid  also replays the verified schedule on SimGrid's flow-level\n"
+         "           network (S4U; docs/engine.md) and prints its time beside the model's;\n"
+         "           o/or: sender/receiver CPU seconds per message (o defaults to ts)\n"
+         "  --export-ti DIR  SimGrid time-independent traces, one per rank, for\n"
+         "           smpirun -replay DIR/traces.txt\n\n"
          "examples:\n"
          "  meshgossip run --algo ring --topo ring:27 --r 2\n"
          "  meshgossip run --algo concentrate --topo ring:81 --r 10 --json\n"
@@ -31,7 +38,8 @@ static void help(void) {
 int cmd_run(int argc, char **argv) {
   cli_opts o;
   mg_err err = {{0}};
-  if (!cli_parse(argc, argv, &o, " algo problem topo model r bytes json export mem-limit ")) return EXIT_USAGE;
+  if (!cli_parse(argc, argv, &o, " algo problem topo model r bytes json export mem-limit engine export-ti "))
+    return EXIT_USAGE;
   if (o.help) {
     help();
     return EXIT_OK;
@@ -47,6 +55,12 @@ int cmd_run(int argc, char **argv) {
   const mg_algo *a;
   mg_params ps;
   mg_status st;
+  mg_engine_opts eo;
+  int ecode = cli_engine_setup(&o, &eo);
+  if (ecode >= 0) return ecode;
+  int use_engine = eo.kind != MG_ENGINE_MODEL || eo.ti_dir;
+  mg_engine_result eres;
+  memset(&eres, 0, sizeof eres);
   mg_problem_spec pb;
   mg_sim_opts so;
   int is_auto = !strcmp(o.algo, "auto");
@@ -71,17 +85,24 @@ int cmd_run(int argc, char **argv) {
   mg_report rep;
   mg_trace *trace = NULL; /* link utilisation, where the arc bookkeeping is small */
   mg_trace_opts to = {.keep = MG_TRACE_KEEP_NONE};
-  if (o.export_path)
+  if (o.export_path) {
     st = mg_export(a, &pb, &ps, o.export_path, &so, &rep, &err);
-  else if (mg_topo_arc_slots(&pb.topo) <= (1u << 22))
+    if (use_engine && st == MG_OK) {
+      mg_report_free(&rep);
+      st = mg_engine_run(a, &pb, &ps, &so, &eo, cli_engine_replay(), &rep, &eres, &err);
+    }
+  } else if (use_engine) {
+    st = mg_engine_run(a, &pb, &ps, &so, &eo, cli_engine_replay(), &rep, &eres, &err);
+  } else if (mg_topo_arc_slots(&pb.topo) <= (1u << 22)) {
     st = mg_trace_run(a, &pb, &ps, &so, &to, &trace, &rep, &err);
-  else
+  } else {
     st = mg_run(a, &pb, &ps, &so, &rep, &err);
+  }
   cli_progress_done();
   if (st != MG_OK && st != MG_ERR_VIOLATION) {
     mg_report_free(&rep);
     mg_trace_free(trace);
-    return cli_fail(st, &err);
+    return use_engine ? cli_engine_fail(st, &err) : cli_fail(st, &err);
   }
   if (o.json) {
     json_t *j = cli_report_json(a->name, &ps, &pb, &rep);
@@ -90,12 +111,15 @@ int cmd_run(int argc, char **argv) {
       json_object_set_new(j, "auto_verified", json_integer((json_int_t)nverified));
     }
     if (trace) json_object_set_new(j, "utilisation", cli_utilisation_json(trace));
+    if (eres.ran) json_object_set_new(j, "engine", cli_engine_json(&eres));
     cli_print_json(j);
   } else {
     if (is_auto)
       printf("auto           picked %s: the least verified cost of %zu algorithms that verify\n", a->name, nverified);
     cli_print_report(a->name, &ps, &pb, &rep);
     if (trace) cli_print_utilisation(trace);
+    if (eres.ran) cli_print_engine(&eres, &rep);
+    if (eo.ti_dir && rep.verified) printf("ti traces      %s/traces.txt (smpirun -replay)\n", eo.ti_dir);
   }
   int code = rep.verified ? EXIT_OK : EXIT_INVALID_SCHEDULE;
   if (!rep.verified && !o.json) fprintf(stderr, "meshgossip: %s\n", rep.violation.msg);

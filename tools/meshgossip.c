@@ -21,6 +21,7 @@ static const command commands[] = {
     {"draw", cmd_draw, "draw a schedule's rounds (SVG): arrows along routes, shared arcs, link heatmap"},
     {"plot", cmd_plot, "draw a long-format CSV (panel,series,x,y) as line plots (SVG)"},
     {"report", cmd_report, "one self-contained HTML page: comparison, sweep plot, best schedule's pictures"},
+    {"platform", cmd_platform, "write a SimGrid platform (XML) and host file for a topology"},
 };
 
 static void usage(FILE *f) {

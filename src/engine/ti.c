@@ -1,0 +1,97 @@
+/* SimGrid time-independent (TI) traces of a schedule, one file per rank,
+ * in the format `smpirun -replay` reads (Desprez, Markomanolis, Quinson,
+ * Suter, "Assessing the performance of MPI applications through
+ * time-independent trace replay"): "<rank> irecv <src> <tag> <bytes>",
+ * "<rank> isend <dst> <tag> <bytes>", "<rank> waitall", between "init" and
+ * "finalize". Per round a rank takes part in, it posts its receives, then
+ * its sends, then waits for all: the order of the MPI executor
+ * (src/mpi/exec.c), so that a replay times what the executor would do.
+ * The tag is the round modulo 32768 (MPI guarantees tags up to 32767). */
+#include "meshgossip_engine.h"
+
+#include "../schedule/deps.h"
+#include "../util/internal.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+mg_status mg_ti_write(const mg_deps *d, const char *dir, mg_err *err) {
+  const mg_dep_xfer *x = mg_deps_xfers(d);
+  size_t n = mg_deps_count(d);
+  uint32_t N = mg_deps_info(d)->topo.N;
+  mg_status st = MG_OK;
+  uint64_t *start = NULL, *ev = NULL, *fill = NULL;
+  char path[PATH_MAX + 64], absdir[PATH_MAX];
+  FILE *f = NULL, *list = NULL;
+  for (size_t t = 0; t < n; t++)
+    if (x[t].dst == MG_DEP_NONE) return mg_fail(err, MG_ERR_UNSUPPORTED, "TI traces cannot express a bus message");
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+    return mg_fail(err, MG_ERR_IO, "cannot create %s: %s", dir, strerror(errno));
+  if (!realpath(dir, absdir)) return mg_fail(err, MG_ERR_IO, "cannot resolve %s: %s", dir, strerror(errno));
+  /* per node, its events in transfer order: (t << 1) | is_send */
+  start = mg_calloc((uint64_t)N + 1, sizeof *start);
+  fill = mg_calloc((uint64_t)N + 1, sizeof *fill);
+  ev = mg_calloc(2 * (uint64_t)n + 1, sizeof *ev);
+  if (!start || !fill || !ev) {
+    st = mg_fail(err, MG_ERR_NOMEM, "out of memory for the TI traces");
+    goto out;
+  }
+  for (size_t t = 0; t < n; t++)
+    start[x[t].src + 1]++, start[x[t].dst + 1]++;
+  for (uint32_t v = 0; v < N; v++)
+    start[v + 1] += start[v];
+  for (size_t t = 0; t < n; t++) {
+    ev[start[x[t].src] + fill[x[t].src]++] = ((uint64_t)t << 1) | 1u;
+    ev[start[x[t].dst] + fill[x[t].dst]++] = (uint64_t)t << 1;
+  }
+  snprintf(path, sizeof path, "%s/traces.txt", absdir);
+  if (!(list = fopen(path, "w"))) {
+    st = mg_fail(err, MG_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    goto out;
+  }
+  for (uint32_t v = 0; v < N; v++) {
+    snprintf(path, sizeof path, "%s/rank%" PRIu32 ".txt", absdir, v);
+    fprintf(list, "%s\n", path);
+    if (!(f = fopen(path, "w"))) {
+      st = mg_fail(err, MG_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+      goto out;
+    }
+    fprintf(f, "%" PRIu32 " init\n", v);
+    for (uint64_t i = start[v]; i < start[v + 1];) {
+      int64_t r = x[ev[i] >> 1].round;
+      uint64_t j = i;
+      while (j < start[v + 1] && x[ev[j] >> 1].round == r)
+        j++;
+      for (int pass = 0; pass < 2; pass++)
+        for (uint64_t k = i; k < j; k++) {
+          const mg_dep_xfer *y = &x[ev[k] >> 1];
+          int send = (int)(ev[k] & 1u);
+          if (send != pass) continue;
+          fprintf(f, "%" PRIu32 " %s %" PRIu32 " %d %.0f\n", v, send ? "isend" : "irecv", send ? y->dst : y->src,
+                  (int)(r % 32768), round(y->bytes));
+        }
+      fprintf(f, "%" PRIu32 " waitall\n", v);
+      i = j;
+    }
+    fprintf(f, "%" PRIu32 " finalize\n", v);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+      f = NULL;
+      st = mg_fail(err, MG_ERR_IO, "write error on %s", path);
+      goto out;
+    }
+    f = NULL;
+  }
+out:
+  if (f) fclose(f);
+  if (list && fclose(list) != 0 && st == MG_OK) st = mg_fail(err, MG_ERR_IO, "write error on %s/traces.txt", absdir);
+  free(start);
+  free(fill);
+  free(ev);
+  return st;
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# `meshgossip platform`, `--export-ti` and `--engine` from the command line:
+# exit statuses of the refusals (2 bad input, 3 cannot express / too
+# large, each with one line on stderr), the files written, and with SimGrid
+# built in the engine's JSON; without it, `--engine simgrid` exits 2.
+set -u
+MG=${1:?usage: engine_cli.sh PATH_TO_MESHGOSSIP}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+expect() {
+  local want=$1
+  shift
+  "$MG" "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [ "$got" != "$want" ]; then
+    echo "FAIL: meshgossip $* -> exit $got, want $want; stderr: $(cat "$tmp/err")"
+    fail=$((fail + 1))
+  elif [ "$want" != 0 ] && [ "$(wc -l <"$tmp/err")" != 1 ]; then
+    echo "FAIL: meshgossip $* -> want one line on stderr: $(cat "$tmp/err")"
+    fail=$((fail + 1))
+  else
+    pass=$((pass + 1))
+  fi
+}
+check() { # check DESCRIPTION COMMAND...
+  local what=$1
+  shift
+  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $what"; fail=$((fail + 1)); fi
+}
+
+# platform
+expect 0 platform --topo mesh:3x4 -o "$tmp/m.xml"
+check "platform writes the XML and the host file" test -s "$tmp/m.xml" -a -s "$tmp/m.hosts"
+check "host file has one host per node" test "$(wc -l <"$tmp/m.hosts")" = 12
+check "12*11 routes" test "$(grep -c '<route ' "$tmp/m.xml")" = 132
+expect 0 platform --topo torus:9x9
+check "an all-odd torus is a TORUS cluster (Paragon regime by default)" \
+  grep -q 'bw="175000000Bps" lat="5e-08s" topology="TORUS" topo_parameters="9,9"' "$tmp/out"
+expect 2 platform --topo torus:4x4 --model tl=0
+expect 3 platform --topo torus:32x32
+expect 2 platform --topo torus:4x4 --bogus 1
+expect 0 platform --topo meshbus:4
+
+# TI traces without an engine
+expect 0 run --algo dimwise --topo torus:3x3 --model tl=1e-9 --bytes 100 --export-ti "$tmp/ti"
+check "9 traces listed" test "$(wc -l <"$tmp/ti/traces.txt")" = 9
+check "rank 0 trace starts with init, ends with finalize" \
+  test "$(head -1 "$tmp/ti/rank0.txt")" = "0 init" -a "$(tail -1 "$tmp/ti/rank0.txt")" = "0 finalize"
+sends=$(cat "$tmp"/ti/rank*.txt | grep -c ' isend ')
+recvs=$(cat "$tmp"/ti/rank*.txt | grep -c ' irecv ')
+transfers=$("$MG" run --algo dimwise --topo torus:3x3 --model tl=1e-9 --bytes 100 --json |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["transfers"])')
+check "one isend and one irecv per transfer ($sends, $recvs, $transfers)" test "$sends" = "$transfers" -a "$recvs" = "$transfers"
+expect 3 run --algo bus-simple --topo meshbus:3 --export-ti "$tmp/tibus"
+
+# engines
+expect 2 run --algo dimwise --topo torus:3x3 --engine bogus
+expect 2 run --algo dimwise --topo torus:3x3 --engine simgrid:sync=never
+if "$MG" run --algo dimwise --topo torus:3x3 --model tl=1e-9 --engine simgrid >/dev/null 2>"$tmp/err"; then
+  expect 0 run --algo dimwise --topo torus:3x3 --model ts=1e-6,tl=1e-9 --bytes 1000 --engine simgrid:o=0 --json
+  check "JSON has engine.name and engine.time_s" python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+e = j["engine"]
+sys.exit(0 if e["name"] == "simgrid" and e["time_s"] > 0 and j["verified"] else 1)' "$tmp/out"
+  expect 3 run --algo bus-simple --topo meshbus:3 --engine simgrid
+  expect 3 run --algo dimwise --topo torus:64x64 --model tl=1e-9 --engine simgrid --mem-limit 1M
+  expect 2 run --algo dimwise --topo torus:3x3 --model tl=0 --engine simgrid
+  expect 0 compare --problem gossip --topo torus:3x3 --model ts=1e-6,tl=1e-9 --engine simgrid
+  check "compare prints a simgrid column" grep -q simgrid "$tmp/out"
+else
+  check "without SimGrid: exit 2 and says so" grep -q "not built in" "$tmp/err"
+  expect 2 run --algo dimwise --topo torus:3x3 --model tl=1e-9 --engine simgrid
+fi
+echo "engine_cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]

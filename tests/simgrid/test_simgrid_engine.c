@@ -1,0 +1,247 @@
+/* The S4U replay (src/engine/simgrid/replay.c) on schedules whose SimGrid
+ * time is computed by hand, and the routes SimGrid takes on the platforms
+ * of `meshgossip platform`.
+ *
+ * Network: CM02 without factors or cross traffic, so a lone message of B
+ * bytes over h hops takes h*td + B*tl, and two flows on one link share its
+ * bandwidth equally (max-min). Every replay runs in a forked child, so one
+ * test process can replay many schedules. */
+#include "helpers.h"
+
+#include "meshgossip_engine.h"
+#include "schedule/deps.h"
+
+#include <math.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <xbt/dynar.h>
+
+#define TD 1e-6
+#define TL 1e-9 /* 1 GB/s */
+
+/* Records hand-made rounds (the run may end incomplete: only the
+ * recorded transfers matter) and replays them. */
+static double replay_on(th_sched *s, double o, double or_, mg_engine_sync sync, int simgrid_routes) {
+  mg_deps *d;
+  mg_err err = {{0}};
+  assert_int_equal(mg_deps_create(0, &d, &err), MG_OK);
+  mg_tap tap = mg_deps_tap(d);
+  mg_report rep;
+  mg_status st = mg_drive(th_stream, s, &tap, 1, NULL, &rep, &err);
+  assert_true(st == MG_OK || st == MG_ERR_VIOLATION);
+  mg_report_free(&rep);
+  mg_engine_opts eo;
+  mg_engine_opts_default(&eo);
+  eo.kind = MG_ENGINE_SIMGRID;
+  eo.o = o;
+  eo.or_ = or_;
+  eo.sync = sync;
+  eo.simgrid_routes = simgrid_routes;
+  mg_engine_result res;
+  st = mg_simgrid_replay(d, &eo, &res, &err);
+  if (st != MG_OK) fprintf(stderr, "replay: %s\n", err.msg);
+  assert_int_equal(st, MG_OK);
+  assert_int_equal(res.ran, 1);
+  mg_deps_destroy(d);
+  return res.time_s;
+}
+
+static double replay(th_sched *s, double o, double or_, mg_engine_sync sync) { return replay_on(s, o, or_, sync, 0); }
+
+static void init(th_sched *s, mg_problem pb, const char *topo, double bytes) {
+  char model[128];
+  snprintf(model, sizeof model, "contention=shared,ts=0,td=%g,tl=%g", TD, TL);
+  th_sched_init(s, pb, topo, model, 1);
+  s->info.bytes = bytes;
+}
+
+static void near(double got, double want) {
+  if (fabs(got - want) > 1e-9 * want + 1e-12) fail_msg("simulated %.12g s, expected %.12g s", got, want);
+}
+
+/* One message of 1 MB over 4 hops of line:5: 4 td + B tl, plus o and or. */
+static void test_one_message(void **state) {
+  (void)state;
+  th_sched s;
+  init(&s, MG_GOSSIP, "line:5", 1e6);
+  th_add(&s, 0, mg_xfer(0, 4));
+  near(replay(&s, 0, 0, MG_SYNC_DATA), 4 * TD + 1e6 * TL);
+  near(replay(&s, 2e-4, 1e-4, MG_SYNC_DATA), 2e-4 + 4 * TD + 1e6 * TL + 1e-4);
+  th_sched_free(&s);
+}
+
+/* line:3, round 0: 0 -> 1 (1 MB, node 0's item); round 1: 1 -> 2 node 1's
+ * own item (100 kB), which does not depend on round 0. The data clock
+ * sends it at once; the executor's clock (rank) first waits for the
+ * receive of round 0. o = 1e-5, or = 2e-5. */
+static void test_data_vs_rank(void **state) {
+  (void)state;
+  th_sched s;
+  init(&s, MG_GOSSIP, "line:3", 1e6);
+  th_add(&s, 0, mg_xfer(0, 1));
+  mg_transfer t = mg_xfer(1, 2);
+  uint64_t own = 1;
+  t.sel.flags = MG_SEL_LIST;
+  t.sel.list = mg_round_add_list(&s.rounds[1], &own, 1);
+  t.sel.list_len = 1;
+  th_add(&s, 1, t);
+  double o = 1e-5, orr = 2e-5, big = o + TD + 1e6 * TL + orr;
+  /* data: both messages at once on different links; node 1's CPU takes
+   * its send (o) first, the receive (or) after */
+  near(replay(&s, o, orr, MG_SYNC_DATA), fmax(big, o + TD + 1e6 * TL + orr));
+  near(replay(&s, o, orr, MG_SYNC_RANK), big + o + TD + 1e6 * TL + orr);
+  th_sched_free(&s);
+}
+
+/* A dependency chain: 0 -> 1 then 1 -> 2 forwarding node 0's item:
+ * 2 (o + td + B tl + or). */
+static void test_chain(void **state) {
+  (void)state;
+  th_sched s;
+  init(&s, MG_GOSSIP, "line:3", 5e5);
+  th_add(&s, 0, mg_xfer(0, 1));
+  mg_transfer t = mg_xfer(1, 2);
+  uint64_t it = 0;
+  t.sel.flags = MG_SEL_LIST;
+  t.sel.list = mg_round_add_list(&s.rounds[1], &it, 1);
+  t.sel.list_len = 1;
+  th_add(&s, 1, t);
+  near(replay(&s, 3e-5, 1e-5, MG_SYNC_DATA), 2 * (3e-5 + TD + 5e5 * TL + 1e-5));
+  th_sched_free(&s);
+}
+
+/* Two flows into node 2 of line:3 share link 1 -> 2 (max-min: half the
+ * bandwidth each): td = 0 here, both end at 2 B tl. */
+static void test_sharing(void **state) {
+  (void)state;
+  th_sched s;
+  th_sched_init(&s, MG_GOSSIP, "line:3", "contention=shared,ts=0,td=0,tl=1e-9", 1);
+  s.info.bytes = 1e6;
+  th_add(&s, 0, mg_xfer(0, 2));
+  th_add(&s, 0, mg_xfer(1, 2));
+  near(replay(&s, 0, 0, MG_SYNC_DATA), 2 * 1e6 * 1e-9);
+  th_sched_free(&s);
+}
+
+/* Ties: on ring:4, 2 -> 0 is two hops either way. Ours go + (2 -> 3 -> 0)
+ * and share link 3 -> 0 with the transfer 3 -> 0: both end at 2 B tl.
+ * SimGrid's TORUS cluster (routes=simgrid) sends the tie - (2 -> 1 -> 0),
+ * disjoint from 3 -> 0: B tl. td = 0. */
+static void test_tie_routes(void **state) {
+  (void)state;
+  th_sched s;
+  th_sched_init(&s, MG_GOSSIP, "ring:4", "contention=shared,ts=0,td=0,tl=1e-9", 1);
+  s.info.bytes = 1e6;
+  th_add(&s, 0, mg_xfer(2, 0));
+  th_add(&s, 0, mg_xfer(3, 0));
+  near(replay_on(&s, 0, 0, MG_SYNC_DATA, 0), 2 * 1e6 * 1e-9);
+  near(replay_on(&s, 0, 0, MG_SYNC_DATA, 1), 1e6 * 1e-9);
+  th_sched_free(&s);
+}
+
+/* Exchange: mpi-alltoall-direct on torus:3x3 at 1 kB per block, through
+ * mg_engine_run; the replay moves exactly the bytes the simulator moved. */
+static void test_engine_run(void **state) {
+  (void)state;
+  mg_problem_spec pb = th_problem(MG_EXCHANGE, "torus:3x3", "contention=shared,ts=0,td=1e-6,tl=1e-9", 1000);
+  const mg_algo *a;
+  mg_params ps;
+  mg_err err = {{0}};
+  assert_int_equal(mg_algo_lookup("mpi-alltoall-direct", &a, &ps, &err), MG_OK);
+  mg_engine_opts eo;
+  assert_int_equal(mg_engine_parse("simgrid:o=0", &eo, &err), MG_OK);
+  mg_report rep;
+  mg_engine_result res;
+  assert_int_equal(mg_engine_run(a, &pb, &ps, NULL, &eo, mg_simgrid_replay, &rep, &res, &err), MG_OK);
+  assert_true(rep.verified && res.ran);
+  assert_int_equal(res.messages, 72);
+  assert_int_equal(res.nondefault_routes, 0);
+  /* every node sends 8 blocks at once: a node's busiest out-link carries
+   * 3 of them (2 to its neighbours, 1 through to the far one) */
+  assert_true(res.time_s >= 3 * 1000 * 1e-9 && res.time_s < 8 * 1000 * 1e-9 + 4e-6);
+  mg_report_free(&rep);
+  /* a mesh-bus is refused before anything runs */
+  pb = th_problem(MG_GOSSIP, "meshbus:3", "switching=bus,ts=1,tl=1", 1);
+  assert_int_equal(mg_algo_lookup("bus-simple", &a, &ps, &err), MG_OK);
+  assert_int_equal(mg_engine_run(a, &pb, &ps, NULL, &eo, mg_simgrid_replay, &rep, &res, &err), MG_ERR_UNSUPPORTED);
+  assert_int_equal(res.ran, 0);
+}
+
+/* In a child: loads the platform and checks, for every ordered pair, that
+ * SimGrid's route has the hops of our default route and the latency
+ * hops*td. Returns the number of mismatches (exit status). */
+static int check_routes_child(const char *path, const mg_topo *t, double td) {
+  int argc = 2;
+  char *argv[] = {"test", "--log=root.thres:critical", NULL};
+  simgrid_init(&argc, argv);
+  simgrid_load_platform(path);
+  int bad = 0;
+  for (uint32_t a = 0; a < t->N; a++)
+    for (uint32_t b = 0; b < t->N; b++) {
+      if (a == b) continue;
+      char na[32], nb[32];
+      snprintf(na, sizeof na, "n%u", a);
+      snprintf(nb, sizeof nb, "n%u", b);
+      xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+      sg_host_get_route(sg_host_by_name(na), sg_host_by_name(nb), links);
+      unsigned long h = xbt_dynar_length(links);
+      double lat = sg_host_get_route_latency(sg_host_by_name(na), sg_host_by_name(nb));
+      int64_t want = 0;
+      for (int k = 0; k < t->d; k++)
+        want += llabs(mg_topo_offset(t, k, a, b));
+      /* direction of the first hop: ties must go + */
+      if ((int64_t)h != want || fabs(lat - (double)want * td) > 1e-15) bad++;
+      xbt_dynar_free(&links);
+    }
+  return bad > 255 ? 255 : bad;
+}
+
+static void check_routes(const char *topo) {
+  mg_topo t;
+  mg_model m;
+  mg_err err = {{0}};
+  assert_int_equal(mg_topo_parse(topo, &t, &err), MG_OK);
+  mg_model_default(&m);
+  m.tl = 1e-9;
+  m.td = 1e-7;
+  char path[] = "/tmp/mg-test-platform-XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  assert_int_equal(mg_platform_write(f, &t, &m, NULL, &err), MG_OK);
+  fclose(f);
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) _exit(check_routes_child(path, &t, m.td));
+  int status;
+  waitpid(pid, &status, 0);
+  unlink(path);
+  assert_true(WIFEXITED(status));
+  if (WEXITSTATUS(status) != 0) fail_msg("%s: %d routes differ from ours", topo, WEXITSTATUS(status));
+}
+
+/* SimGrid's own routes on our platforms: the TORUS cluster (all odd) and
+ * explicit routes (even torus, mesh, line). */
+static void test_platform_routes(void **state) {
+  (void)state;
+  check_routes("torus:3x5");
+  check_routes("ring:7");
+  check_routes("torus:4x4");
+  check_routes("mesh:3x4");
+  check_routes("torus:3x2x3");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_one_message),     cmocka_unit_test(test_data_vs_rank), cmocka_unit_test(test_chain),
+      cmocka_unit_test(test_sharing),         cmocka_unit_test(test_tie_routes),   cmocka_unit_test(test_engine_run),
+      cmocka_unit_test(test_platform_routes),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

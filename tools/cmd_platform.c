@@ -1,0 +1,78 @@
+/* meshgossip platform: a SimGrid platform and host file for a topology. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static void help(void) {
+  printf("usage: meshgossip platform --topo SPEC [--model SPEC] [-o FILE.xml]\n\n"
+         "Writes a SimGrid platform (XML, version 4.1) for the topology: one host n<id>\n"
+         "per node, one full-duplex (SPLITDUPLEX) link per edge of bandwidth 1/tl and\n"
+         "latency td, and the project's default dimension-order routes (SimGrid's TORUS\n"
+         "cluster when every extent is odd, explicit routes otherwise); a mesh-bus gets a\n"
+         "SHARED link per row and column bus. With -o, the host file (one host per line,\n"
+         "rank order, for smpirun -hostfile) goes beside it as FILE.hosts; without -o\n"
+         "the XML goes to stdout.\n\n"
+         "Default model here: the Paragon regime of docs/paragon.md, tl=1/175e6 s/B,\n"
+         "td=50e-9 s per hop (--model overrides either).\n"
+         "Exit status: 2 bad input (e.g. tl=0), 3 too many explicit routes.\n\n"
+         "examples:\n"
+         "  meshgossip platform --topo torus:9x9 -o torus_9x9.xml\n"
+         "  meshgossip platform --topo mesh:4x4 --model tl=1e-9,td=1e-7 > mesh.xml\n");
+}
+
+int cmd_platform(int argc, char **argv) {
+  cli_opts o;
+  mg_err err = {{0}};
+  if (!cli_parse(argc, argv, &o, " topo model output ")) return EXIT_USAGE;
+  if (o.help) {
+    help();
+    return EXIT_OK;
+  }
+  if (o.npositional) {
+    fprintf(stderr, "meshgossip: unexpected argument '%s'\n", o.positional[0]);
+    return EXIT_USAGE;
+  }
+  mg_problem_spec pb;
+  mg_status st;
+  if ((st = cli_problem(&o, MG_GOSSIP, &pb, &err)) != MG_OK) return cli_fail(st, &err);
+  mg_model m = pb.model;
+  m.tl = 1.0 / 175e6;
+  m.td = 50e-9;
+  if (o.model && (st = mg_model_parse(o.model, &m, &err)) != MG_OK) return cli_fail(st, &err);
+  if (!o.output) {
+    st = mg_platform_write(stdout, &pb.topo, &m, NULL, &err);
+    return st == MG_OK ? EXIT_OK : cli_fail(st, &err);
+  }
+  char tmp[4200], hosts[4200];
+  snprintf(tmp, sizeof tmp, "%s.tmp", o.output);
+  snprintf(hosts, sizeof hosts, "%.4090s.hosts", o.output);
+  size_t len = strlen(o.output);
+  if (len > 4 && !strcmp(o.output + len - 4, ".xml"))
+    snprintf(hosts, sizeof hosts, "%.*s.hosts", (int)(len - 4), o.output);
+  FILE *f = fopen(tmp, "w");
+  if (!f) {
+    fprintf(stderr, "meshgossip: cannot write %s: %s\n", tmp, strerror(errno));
+    return EXIT_USAGE;
+  }
+  st = mg_platform_write(f, &pb.topo, &m, NULL, &err);
+  if (fclose(f) != 0 && st == MG_OK) {
+    snprintf(err.msg, sizeof err.msg, "write error on %.200s", tmp);
+    st = MG_ERR_IO;
+  }
+  if (st != MG_OK) {
+    remove(tmp);
+    return cli_fail(st, &err);
+  }
+  FILE *h = fopen(hosts, "w");
+  int ok = h && mg_platform_write_hosts(h, &pb.topo, &err) == MG_OK;
+  if (h && fclose(h) != 0) ok = 0;
+  if (!ok || rename(tmp, o.output) != 0) {
+    fprintf(stderr, "meshgossip: cannot write %s or %s\n", hosts, o.output);
+    remove(tmp);
+    return EXIT_USAGE;
+  }
+  printf("wrote %s and %s\n", o.output, hosts);
+  return EXIT_OK;
+}
