@@ -45,6 +45,7 @@
 #include <string.h>
 
 static mg_status mode_of(const mg_params *ps, int *bi, mg_err *err) {
+  *bi = 1; /* defined on every path, refusals included */
   const char *m = ps ? mg_params_get(ps, "mode") : NULL;
   if (!m || !strcmp(m, "bi") || !strcmp(m, "auto")) {
     *bi = 1;
@@ -134,7 +135,8 @@ static mg_status mr_closed_form(const mg_problem_spec *pb, const mg_params *ps, 
   int bi;
   mg_status st = mr_check(pb, ps, err);
   if (st != MG_OK) return st;
-  (void)mode_of(ps, &bi, err);
+  st = mode_of(ps, &bi, err);
+  if (st != MG_OK) return st;
   const mg_model *m = &pb->model;
   double N = pb->topo.N, d = pb->topo.d, hop = m->switching == MG_SW_SAF ? 0 : m->td;
   double piece = pb->bytes / (2 * d);
