@@ -102,3 +102,16 @@ endforeach()
 # bench/mpi_cache_rss.c: RSS over 100,000 interposed calls (bench/mpi_stress.sh)
 add_executable(mpi_cache_rss ${CMAKE_SOURCE_DIR}/bench/mpi_cache_rss.c)
 target_link_libraries(mpi_cache_rss PRIVATE MPI::MPI_C)
+
+# Under the sanitizers every rank runs 2-5x slower and up to 16 ranks share
+# two cores: the time limit that makes a hang a failure is raised to 300 s
+# there (measured: mpi_allgather_all on 6 ranks takes 34 s alone under
+# ASan, and over 60 s when other jobs load the machine).
+if(MG_SANITIZE)
+  get_property(MG_ALL_TESTS DIRECTORY ${CMAKE_SOURCE_DIR} PROPERTY TESTS)
+  foreach(t ${MG_ALL_TESTS})
+    if(t MATCHES "^mpi_")
+      set_tests_properties(${t} PROPERTIES TIMEOUT 300)
+    endif()
+  endforeach()
+endif()
