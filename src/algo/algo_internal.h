@@ -46,6 +46,8 @@ extern const mg_algo mg_algo_exchange_allport;
  * with `classes` block classes on rotated dimension orders (1: one stage
  * per dimension; d: all stages at once, exchange-allport). */
 mg_status mg_xlines_check(const mg_problem_spec *pb, const char *name, mg_err *err);
+/* The "order" parameter: 0 plain, 1 far (default), 2 near. */
+mg_status mg_xlines_order(const mg_params *ps, int *order, mg_err *err);
 mg_status mg_xlines_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, const char *name,
                              int classes, mg_err *err);
 /* Messages on the busiest arc of a line along k when every node sends to

@@ -44,8 +44,9 @@
 #include "../algo_internal.h"
 
 static mg_status allport_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
-  (void)ps;
-  return mg_xlines_check(pb, "exchange-allport", err);
+  int order;
+  mg_status st = mg_xlines_order(ps, &order, err);
+  return st != MG_OK ? st : mg_xlines_check(pb, "exchange-allport", err);
 }
 
 static mg_status allport_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
@@ -71,7 +72,9 @@ static mg_status allport_closed_form(const mg_problem_spec *pb, const mg_params 
   return MG_OK;
 }
 
-static const mg_param_desc allport_params[] = {{NULL, NULL, NULL}};
+static const mg_param_desc allport_params[] = {
+    {"order", "far", "a node's sends: far (farthest first, alternating directions and classes), near, plain"},
+    {NULL, NULL, NULL}};
 
 const mg_algo mg_algo_exchange_allport = {
     .name = "exchange-allport",

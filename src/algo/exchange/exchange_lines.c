@@ -78,18 +78,67 @@ static int32_t line_offset(const mg_topo *t, int k, uint32_t a, uint32_t b) {
   return (int32_t)off;
 }
 
+/* One message of a round: class c to line coordinate v along k. */
+typedef struct xl_msg {
+  int c, k;
+  uint32_t v;
+  int32_t off;
+} xl_msg;
+
+/* Send order within a node's round (the executor posts its sends in this
+ * order, and a node's start-ups run one after the other): farthest first,
+ * alternating directions and dimensions at equal distance. */
+static int far_first(const void *a, const void *b) {
+  const xl_msg *x = a, *y = b;
+  int32_t dx = x->off < 0 ? -x->off : x->off, dy = y->off < 0 ? -y->off : y->off;
+  if (dx != dy) return dx > dy ? -1 : 1;
+  if (x->c != y->c) return x->c - y->c;
+  return (x->off < 0) - (y->off < 0);
+}
+
+static int near_first(const void *a, const void *b) {
+  const xl_msg *x = a, *y = b;
+  int32_t dx = x->off < 0 ? -x->off : x->off, dy = y->off < 0 ? -y->off : y->off;
+  if (dx != dy) return dx < dy ? -1 : 1;
+  if (x->c != y->c) return x->c - y->c;
+  return (x->off < 0) - (y->off < 0);
+}
+
+mg_status mg_xlines_order(const mg_params *ps, int *order, mg_err *err) {
+  const char *v = ps ? mg_params_get(ps, "order") : NULL;
+  if (!v || !strcmp(v, "far"))
+    *order = 1;
+  else if (!strcmp(v, "near"))
+    *order = 2;
+  else if (!strcmp(v, "plain"))
+    *order = 0;
+  else
+    return mg_fail(err, MG_ERR_INVALID, "parameter order must be far, near or plain, not '%s'", v);
+  return MG_OK;
+}
+
 mg_status mg_xlines_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, const char *name,
                              int classes, mg_err *err) {
   const mg_topo *t = &pb->topo;
   mg_status st = MG_OK;
   mg_emit e;
-  int begun = 0;
+  int begun = 0, order = 1;
   uint8_t *col = NULL;
+  xl_msg *msg = NULL;
+  size_t cap = 0;
   xl_class cls[MG_MAX_DIMS];
   if (classes < 1 || classes > t->d) return mg_fail(err, MG_ERR_INVALID, "%s: bad class count %d", name, classes);
+  MG_CHECK(mg_xlines_order(ps, &order, err));
+  for (int k = 0; k < t->d; k++)
+    cap += t->n[k];
+  msg = mg_calloc(cap, sizeof *msg);
+  if (!msg) return mg_fail(err, MG_ERR_NOMEM, "out of memory for a node's messages");
   if (classes > 1) {
     col = mg_calloc(t->N, 1);
-    if (!col) return mg_fail(err, MG_ERR_NOMEM, "out of memory for the block classes");
+    if (!col) {
+      st = mg_fail(err, MG_ERR_NOMEM, "out of memory for the block classes");
+      goto out;
+    }
     for (uint32_t u = 0; u < t->N; u++) {
       uint32_t x[MG_MAX_DIMS], s = 0;
       mg_topo_coords(t, u, x);
@@ -105,25 +154,29 @@ mg_status mg_xlines_generate(const mg_problem_spec *pb, const mg_params *ps, mg_
   for (int j = 0; j < t->d; j++) {
     for (uint32_t u = 0; u < t->N; u++) {
       uint32_t x[MG_MAX_DIMS];
+      size_t nm = 0;
       mg_topo_coords(t, u, x);
       for (int c = 0; c < classes; c++) {
         int k = (c + j) % t->d;
-        for (uint32_t v = 0; v < t->n[k]; v++) {
-          if (v == x[k]) continue;
-          uint32_t y[MG_MAX_DIMS];
-          memcpy(y, x, sizeof y);
-          y[k] = v;
-          mg_transfer tr = mg_xfer_line(u, mg_topo_id(t, y), k, line_offset(t, k, x[k], v));
-          tr.sel.flags = MG_SEL_BOX;
-          tr.sel.box.lo[k] = v;
-          tr.sel.box.len[k] = 1; /* the other dimensions: len 0, the whole axis */
-          if (classes > 1) {
-            tr.sel.flags |= MG_SEL_PRED;
-            tr.sel.pred = class_pred;
-            tr.sel.pred_arg = &cls[c];
-          }
-          MG_CHECK(mg_emit_add(&e, &tr, err));
+        for (uint32_t v = 0; v < t->n[k]; v++)
+          if (v != x[k]) msg[nm++] = (xl_msg){.c = c, .k = k, .v = v, .off = line_offset(t, k, x[k], v)};
+      }
+      if (order) qsort(msg, nm, sizeof *msg, order == 1 ? far_first : near_first);
+      for (size_t i = 0; i < nm; i++) {
+        uint32_t y[MG_MAX_DIMS];
+        int k = msg[i].k;
+        memcpy(y, x, sizeof y);
+        y[k] = msg[i].v;
+        mg_transfer tr = mg_xfer_line(u, mg_topo_id(t, y), k, msg[i].off);
+        tr.sel.flags = MG_SEL_BOX;
+        tr.sel.box.lo[k] = msg[i].v;
+        tr.sel.box.len[k] = 1; /* the other dimensions: len 0, the whole axis */
+        if (classes > 1) {
+          tr.sel.flags |= MG_SEL_PRED;
+          tr.sel.pred = class_pred;
+          tr.sel.pred_arg = &cls[msg[i].c];
         }
+        MG_CHECK(mg_emit_add(&e, &tr, err));
       }
     }
     MG_CHECK(mg_emit_round(&e, err));
@@ -132,6 +185,7 @@ mg_status mg_xlines_generate(const mg_problem_spec *pb, const mg_params *ps, mg_
 out:
   if (begun) mg_emit_free(&e);
   free(col);
+  free(msg);
   return st;
 }
 
@@ -160,8 +214,9 @@ double mg_xlines_startups(const mg_topo *t, uint64_t msgs) {
 double mg_xlines_hops(const mg_topo *t, int k) { return t->wrap[k] ? (double)(t->n[k] / 2) : (double)(t->n[k] - 1); }
 
 static mg_status lines_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
-  (void)ps;
-  return mg_xlines_check(pb, "exchange-lines", err);
+  int order;
+  mg_status st = mg_xlines_order(ps, &order, err);
+  return st != MG_OK ? st : mg_xlines_check(pb, "exchange-lines", err);
 }
 
 static mg_status lines_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
@@ -182,7 +237,9 @@ static mg_status lines_closed_form(const mg_problem_spec *pb, const mg_params *p
   return MG_OK;
 }
 
-static const mg_param_desc lines_params[] = {{NULL, NULL, NULL}};
+static const mg_param_desc lines_params[] = {
+    {"order", "far", "a node's sends: far (farthest first, alternating directions), near, plain (by coordinate)"},
+    {NULL, NULL, NULL}};
 
 const mg_algo mg_algo_exchange_lines = {
     .name = "exchange-lines",
