@@ -112,6 +112,7 @@ mg_status mg_xlines_order(const mg_params *ps, int *order, mg_err *err) {
     *order = 2;
   else if (!strcmp(v, "plain"))
     *order = 0;
+
   else
     return mg_fail(err, MG_ERR_INVALID, "parameter order must be far, near or plain, not '%s'", v);
   return MG_OK;
