@@ -38,6 +38,23 @@ extern const mg_algo mg_algo_multiring;
 extern const mg_algo mg_algo_greedy_links;
 extern const mg_algo mg_algo_torus_doubling;
 extern const mg_algo mg_algo_torus_quadrupling;
+/* src/algo/exchange/ (issue 16) */
+extern const mg_algo mg_algo_exchange_lines;
+extern const mg_algo mg_algo_exchange_allport;
+
+/* exchange_lines.c: the direct dimension-ordered exchange along lines,
+ * with `classes` block classes on rotated dimension orders (1: one stage
+ * per dimension; d: all stages at once, exchange-allport). */
+mg_status mg_xlines_check(const mg_problem_spec *pb, const char *name, mg_err *err);
+/* The "order" parameter: 0 plain, 1 far (default), 2 near. */
+mg_status mg_xlines_order(const mg_params *ps, int *order, mg_err *err);
+mg_status mg_xlines_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, const char *name,
+                             int classes, mg_err *err);
+/* Messages on the busiest arc of a line along k when every node sends to
+ * every other; longest route along k; worst start-ups for msgs messages. */
+double mg_xlines_arc_messages(const mg_topo *t, int k);
+double mg_xlines_hops(const mg_topo *t, int k);
+double mg_xlines_startups(const mg_topo *t, uint64_t msgs);
 
 /* Emits rounds: begin, then rounds, then end; owns one reusable round. */
 typedef struct mg_emit {

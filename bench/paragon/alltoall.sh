@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The complete-exchange schedules of issue 16 on the SMPI Paragon platform
+# (docs/alltoall.md): ours (ALGOS, default exchange-allport and
+# exchange-lines, with mpi-alltoall-direct for reference) and SMPI's
+# basic_linear MPI_Alltoall (the best built-in from 16 KiB on, results.csv)
+# on torus:8x8 at 256 B .. 64 KiB, and on torus:9x9 and torus:4x4x4 at
+# SIZES_OTHER (default 32 KiB); one smpirun at a time (SMPI is CPU-heavy).
+# usage: bench/paragon/alltoall.sh [OUTDIR]
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+out=${1:-$here/out}
+mkdir -p "$out"
+algos=${ALGOS:-exchange-allport,exchange-lines,mpi-alltoall-direct}
+sizes8=${SIZES8:-256,1024,4096,16384,32768,65536}
+sizes_other=${SIZES_OTHER:-32768}
+srcs=$(ls "$root"/src/{util,topo,schedule,model,sim,algo,algo/*,tables,analytic,draw}/*.c)
+smpicc -O2 -D_GNU_SOURCE -std=c11 -I"$root/include" $srcs "$root/src/mpi/plan.c" \
+  "$root/src/mpi/exec.c" "$here/paragon.c" -ljansson -lm -o "$out/paragon"
+cfg=(--cfg=smpi/simulate-computation:no "--cfg=smpi/os:0:0:0;1:0.00025:0" "--cfg=smpi/ois:0:0:0;1:0.00025:0"
+     --cfg=smpi/send-is-detached-thresh:1048576 --log=root.thres:critical)
+model=ts=0.000266971,td=0,tl=5.96648e-09 # the calibration of docs/paragon.md
+ours() { # shape np sizes
+  smpirun -platform "$here/torus_$1.xml" -hostfile "$here/hosts_$1.txt" -np "$2" "${cfg[@]}" "$out/paragon" \
+    --problem exchange --topo "torus:$1" --sizes "$3" --model "$model" --only ours --algos "$algos"
+}
+theirs() { # shape np sizes
+  smpirun -platform "$here/torus_$1.xml" -hostfile "$here/hosts_$1.txt" -np "$2" "${cfg[@]}" \
+    --cfg=smpi/alltoall:basic_linear "$out/paragon" --problem exchange --topo "torus:$1" --sizes "$3" \
+    --label basic_linear --only mpi
+}
+{
+  echo "problem,topology,bytes,kind,algorithm,run_topology,simulated_s,predicted_s,correct"
+  ours 8x8 64 "$sizes8" | grep -E '^exchange,torus:8x8,[0-9]+,ours,[^,]*,torus:'
+  for s in 9x9:81 4x4x4:64; do
+    ours "${s%:*}" "${s#*:}" "$sizes_other" | grep -E '^exchange,[^,]*,[0-9]+,ours,[^,]*,torus:'
+    theirs "${s%:*}" "${s#*:}" "$sizes_other" | grep -E '^exchange,'
+  done
+} > "$out/alltoall.csv"
+echo "wrote $out/alltoall.csv"
