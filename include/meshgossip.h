@@ -46,6 +46,8 @@ typedef struct mg_err {
 
 /* A static string for a status; never NULL. */
 const char *mg_strerror(mg_status st);
+/* The library's version, "MAJOR.MINOR.PATCH" (static string). */
+const char *mg_version(void);
 
 /* ------------------------------------------------------------------ */
 /* Topology                                                             */
