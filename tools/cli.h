@@ -17,6 +17,7 @@ typedef struct cli_opts {
   uint64_t mem_limit;
   const char *output, *round, *plot; /* -o/--output, --round K, --plot FILE */
   int all, heatmap;                  /* --all, --heatmap */
+  const char *format;                /* --format json|msccl|goal */
   const char *positional[4];
   int npositional;
 } cli_opts;

@@ -65,6 +65,8 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed) {
       o->round = v;
     else if (!strcmp(name, "plot"))
       o->plot = v;
+    else if (!strcmp(name, "format"))
+      o->format = v;
     else if (!strcmp(name, "r")) {
       if (!parse_double(v, &o->r) || o->r < 0) {
         fprintf(stderr, "meshgossip: --r must be a finite number >= 0, not '%s'\n", v);
