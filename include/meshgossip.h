@@ -48,6 +48,9 @@ typedef struct mg_err {
 const char *mg_strerror(mg_status st);
 /* The library's version, "MAJOR.MINOR.PATCH" (static string). */
 const char *mg_version(void);
+/* The shortest decimal form of x that reads back as x (whole numbers
+ * below 10^15 without an exponent); returns buf. 32 bytes always suffice. */
+char *mg_fmt_double(double x, char *buf, size_t len);
 
 /* ------------------------------------------------------------------ */
 /* Topology                                                             */

@@ -22,6 +22,10 @@ typedef struct cli_opts {
   int npositional;
 } cli_opts;
 
+/* A size: a number >= 0 with an optional unit (B, K/KB/KiB, M/MB/MiB,
+ * G/GB/GiB, case-insensitive, powers of 1024). end NULL: the whole string
+ * must be the size; else *end is left after the unit. 1 on success. */
+int cli_parse_size(const char *s, double *v, const char **end);
 /* Parses argv (after the command name). Unknown options are an error. */
 int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed);
 /* Builds the problem from --topo, --model/--r and --bytes. */
