@@ -49,4 +49,8 @@ for tok in re.findall(r"(?<=[:\[,] )-?[0-9][0-9.eE+-]*", text):
     assert len(tok) <= len(repr(x)) + 2, "not shortest: " + tok
 assert isinstance(d["bytes"], float) and d["bytes"] == 32768.0
 ' || fail "JSON numbers"
+# papers cited by name (docs/bibliography.md), not by seed file
+list=$("$mg" list)
+printf '%s\n' "$list" | grep -q 'seed 00' && fail "list cites a seed number"
+printf '%s\n' "$list" | grep -q 'paper: Tseng, Ni, Sheu 1999' || fail "list: no Tseng, Ni, Sheu 1999"
 echo "cli_edges: ok"

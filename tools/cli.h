@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-/* Exit statuses of CONTRACT.md. */
+/* Exit statuses (docs/user-guide.md, "Exit status"). */
 enum { EXIT_OK = 0, EXIT_INVALID_SCHEDULE = 1, EXIT_USAGE = 2, EXIT_TOO_LARGE = 3 };
 
 typedef struct cli_opts {
@@ -57,6 +57,9 @@ int cli_sweep_plot(const char *path, const mg_problem_spec *pb, const double *si
 struct mg_trace;
 json_t *cli_utilisation_json(const struct mg_trace *t);
 void cli_print_utilisation(const struct mg_trace *t);
+
+/* "seed 00N" replaced by the paper's authors and year (docs/bibliography.md). */
+const char *cli_cite(const char *s, char *buf, size_t len);
 
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
