@@ -33,7 +33,9 @@ printf '%s\n' "$all" | grep -q '^ *bus-simple .*refused: ' || fail "--all lists 
 strict=$("$mg" compare --problem gossip --topo torus:9x9 --model contention=strict,ts=10,tl=1)
 row=$(printf '%s\n' "$strict" | grep '^ *mpi-allgather-bruck ')
 [ "$(echo "$row" | awk '{print $2}')" = "-" ] && echo "$row" | grep -q "NOT VERIFIED" || fail "unverified row: $row"
-run=$("$mg" run --algo mpi-allgather-bruck --topo torus:9x9 --r 10 2>/dev/null)
+run=$("$mg" run --algo mpi-allgather-bruck --topo torus:9x9 --r 10 2>err)
+grep -q "hint: mpi-allgather-bruck shares arcs by design.*contention=shared" err || fail "no hint: $(cat err)"
+rm -f err
 printf '%s\n' "$run" | grep -Eq '^(cost|lower bound) ' && fail "an unverified run prints a cost"
 # shortest round-trip numbers
 txt=$("$mg" run --algo ring --topo ring:9 --model ts=3e-4,tl=2.2e-8 --bytes 32768)

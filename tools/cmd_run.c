@@ -117,6 +117,11 @@ int cmd_run(int argc, char **argv) {
   }
   int code = rep.verified ? EXIT_OK : EXIT_INVALID_SCHEDULE;
   if (!rep.verified && !o.json) fprintf(stderr, "meshgossip: %s\n", rep.violation.msg);
+  if (!rep.verified && a->needs_shared && pb.model.contention == MG_CONT_STRICT)
+    fprintf(stderr,
+            "meshgossip: hint: %s shares arcs by design; price it as compare does, with --model "
+            "contention=shared\n",
+            a->name);
   mg_report_free(&rep);
   mg_trace_free(trace);
   return code;
