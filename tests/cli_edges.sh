@@ -7,6 +7,9 @@
 # form in text and JSON.
 set -uo pipefail
 mg=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
 fail() { echo "FAIL: $*"; exit 1; }
 bytes_of() { "$mg" run --algo ring --topo ring:5 --r 1 --bytes "$1" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["bytes_moved"])'; }
 # 20 transfers of one node's block each on ring:5
