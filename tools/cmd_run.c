@@ -116,12 +116,13 @@ int cmd_run(int argc, char **argv) {
     if (trace) cli_print_utilisation(trace);
   }
   int code = rep.verified ? EXIT_OK : EXIT_INVALID_SCHEDULE;
-  if (!rep.verified && !o.json) fprintf(stderr, "meshgossip: %s\n", rep.violation.msg);
-  if (!rep.verified && a->needs_shared && pb.model.contention == MG_CONT_STRICT)
-    fprintf(stderr,
-            "meshgossip: hint: %s shares arcs by design; price it as compare does, with --model "
-            "contention=shared\n",
-            a->name);
+  /* one line; a schedule that shares arcs by design names the model to use */
+  if (!rep.verified && !o.json)
+    fprintf(stderr, "meshgossip: %s%s%s\n", rep.violation.msg,
+            a->needs_shared && pb.model.contention == MG_CONT_STRICT ? "; hint: " : "",
+            a->needs_shared && pb.model.contention == MG_CONT_STRICT
+                ? "this algorithm shares arcs by design: price it as compare does, with --model contention=shared"
+                : "");
   mg_report_free(&rep);
   mg_trace_free(trace);
   return code;
