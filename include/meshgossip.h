@@ -46,6 +46,11 @@ typedef struct mg_err {
 
 /* A static string for a status; never NULL. */
 const char *mg_strerror(mg_status st);
+/* The library's version, "MAJOR.MINOR.PATCH" (static string). */
+const char *mg_version(void);
+/* The shortest decimal form of x that reads back as x (whole numbers
+ * below 10^15 without an exponent); returns buf. 32 bytes always suffice. */
+char *mg_fmt_double(double x, char *buf, size_t len);
 
 /* ------------------------------------------------------------------ */
 /* Topology                                                             */
@@ -574,6 +579,27 @@ mg_status mg_lower_bound(const mg_problem_spec *pb, mg_bound *b, mg_err *err);
  * it otherwise, so no partial file is ever left. Hand it to mg_drive (its
  * end also frees the tap's state). MG_ERR_IO if the file cannot be made. */
 mg_status mg_export_json_tap(const char *path, mg_tap *tap, mg_err *err);
+
+/* Other tools' formats, each a tap like the JSON one (written at the end,
+ * atomically, only when the schedule verified; path "-" is stdout).
+ * MSCCL's XML algorithm (one threadblock per peer channel, a send step
+ * depends on the receive steps that delivered what it carries) and
+ * LogGOPSim's GOAL (per-rank send/recv, `requires` the same dependencies).
+ * Point-to-point schedules only (MG_ERR_UNSUPPORTED on a mesh-bus). */
+mg_status mg_export_msccl_tap(const char *path, mg_tap *tap, mg_err *err);
+mg_status mg_export_goal_tap(const char *path, mg_tap *tap, mg_err *err);
+
+typedef enum mg_export_format { MG_FORMAT_JSON = 0, MG_FORMAT_MSCCL, MG_FORMAT_GOAL } mg_export_format;
+/* "json", "msccl" or "goal" (MG_ERR_INVALID otherwise). */
+mg_status mg_export_format_parse(const char *name, mg_export_format *f, mg_err *err);
+/* The format a path's extension names: .xml MSCCL, .goal GOAL, anything
+ * else (.json, "-") JSON. */
+mg_export_format mg_export_format_of_path(const char *path);
+/* The tap of a format. */
+mg_status mg_export_tap(mg_export_format format, const char *path, mg_tap *tap, mg_err *err);
+/* mg_export in a given format. */
+mg_status mg_export_as(const mg_algo *a, const mg_problem_spec *pb, const mg_params *ps, const char *path,
+                       mg_export_format format, const mg_sim_opts *opts, mg_report *rep, mg_err *err);
 
 /* Runs the generator through the simulator and writes the schedule file
  * (items explicit) to path atomically: on any failure no file is left. */

@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-/* Exit statuses of CONTRACT.md. */
+/* Exit statuses (docs/user-guide.md, "Exit status"). */
 enum { EXIT_OK = 0, EXIT_INVALID_SCHEDULE = 1, EXIT_USAGE = 2, EXIT_TOO_LARGE = 3 };
 
 typedef struct cli_opts {
@@ -18,10 +18,15 @@ typedef struct cli_opts {
   uint64_t mem_limit;
   const char *output, *round, *plot; /* -o/--output, --round K, --plot FILE */
   int all, heatmap;                  /* --all, --heatmap */
+  const char *format;                /* --format json|msccl|goal */
   const char *positional[4];
   int npositional;
 } cli_opts;
 
+/* A size: a number >= 0 with an optional unit (B, K/KB/KiB, M/MB/MiB,
+ * G/GB/GiB, case-insensitive, powers of 1024). end NULL: the whole string
+ * must be the size; else *end is left after the unit. 1 on success. */
+int cli_parse_size(const char *s, double *v, const char **end);
 /* Parses argv (after the command name). Unknown options are an error. */
 int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed);
 /* Builds the problem from --topo, --model/--r and --bytes. */
@@ -53,6 +58,9 @@ int cli_sweep_plot(const char *path, const mg_problem_spec *pb, const double *si
 struct mg_trace;
 json_t *cli_utilisation_json(const struct mg_trace *t);
 void cli_print_utilisation(const struct mg_trace *t);
+
+/* "seed 00N" replaced by the paper's authors and year (docs/bibliography.md). */
+const char *cli_cite(const char *s, char *buf, size_t len);
 
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -13,6 +14,33 @@ static int parse_double(const char *s, double *v) {
   if (!s || !*s) return 0;
   *v = strtod(s, &end);
   return *end == 0 && isfinite(*v);
+}
+
+/* One size parser for --bytes, --sizes and --mem-limit: a finite number
+ * >= 0 and an optional unit, case-insensitive: B; K, KB, KiB (1024); M,
+ * MB, MiB (1024^2); G, GB, GiB (1024^3). Sizes here are powers of two, as
+ * in MPI benchmarks. *end gets the first character after the unit. */
+int cli_parse_size(const char *s, double *v, const char **end) {
+  static const struct {
+    const char *unit;
+    double mul;
+  } units[] = {{"kib", 1024.0},  {"kb", 1024.0},        {"k", 1024.0},        {"mib", 1048576.0},  {"mb", 1048576.0},
+               {"m", 1048576.0}, {"gib", 1073741824.0}, {"gb", 1073741824.0}, {"g", 1073741824.0}, {"b", 1.0}};
+  char *e;
+  if (!s || !*s || *s == ',') return 0;
+  double x = strtod(s, &e);
+  if (e == s || !isfinite(x) || x < 0) return 0;
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+    size_t n = strlen(units[i].unit);
+    if (!strncasecmp(e, units[i].unit, n) && (e[n] == 0 || e[n] == ',')) {
+      x *= units[i].mul, e += n;
+      break;
+    }
+  }
+  if (!isfinite(x)) return 0;
+  *v = x;
+  if (end) *end = e;
+  return end ? 1 : *e == 0;
 }
 
 int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed) {
@@ -69,6 +97,8 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed) {
       o->engine = v;
     else if (!strcmp(name, "export-ti"))
       o->export_ti = v;
+    else if (!strcmp(name, "format"))
+      o->format = v;
     else if (!strcmp(name, "r")) {
       if (!parse_double(v, &o->r) || o->r < 0) {
         fprintf(stderr, "meshgossip: --r must be a finite number >= 0, not '%s'\n", v);
@@ -76,20 +106,18 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed) {
       }
       o->have_r = 1;
     } else if (!strcmp(name, "bytes")) {
-      if (!parse_double(v, &o->bytes) || o->bytes < 0) {
-        fprintf(stderr, "meshgossip: --bytes must be a finite number >= 0, not '%s'\n", v);
+      if (!cli_parse_size(v, &o->bytes, NULL)) {
+        fprintf(stderr, "meshgossip: --bytes must be a size >= 0 (e.g. 4096, 32K, 1MiB), not '%s'\n", v);
         return 0;
       }
       o->have_bytes = 1;
     } else if (!strcmp(name, "mem-limit")) {
-      char *end;
-      double x = strtod(v, &end);
-      double mul = *end == 'G' ? 1073741824.0 : *end == 'M' ? 1048576.0 : *end == 'K' ? 1024.0 : 1.0;
-      if ((*end && end[1]) || !(x > 0) || !isfinite(x)) {
+      double x;
+      if (!cli_parse_size(v, &x, NULL) || !(x > 0)) {
         fprintf(stderr, "meshgossip: --mem-limit takes bytes, e.g. 512M or 2G\n");
         return 0;
       }
-      o->mem_limit = (uint64_t)(x * mul);
+      o->mem_limit = x >= 1.8e19 ? UINT64_MAX : (uint64_t)x;
     }
   }
   return 1;
@@ -268,10 +296,50 @@ json_t *cli_report_json(const char *algo, const mg_params *ps, const mg_problem_
   return o;
 }
 
+/* Prints jansson's dump with every real in its shortest round-trip form
+ * (mg_fmt_double), kept a real ("4.0", not "4"): jansson writes %.17g. */
+static void put_json_shortest(const char *s, FILE *f) {
+  int in_str = 0;
+  char prev = 0; /* the last character outside blanks */
+  for (const char *p = s; *p;) {
+    if (in_str) {
+      if (*p == '\\' && p[1])
+        fputc(*p++, f);
+      else if (*p == '"')
+        in_str = 0;
+      fputc(*p++, f);
+      continue;
+    }
+    if (*p == '"') {
+      in_str = 1, prev = *p;
+      fputc(*p++, f);
+      continue;
+    }
+    if ((*p == '-' || (*p >= '0' && *p <= '9')) && (prev == ':' || prev == '[' || prev == ',' || prev == 0)) {
+      char *end;
+      double x = strtod(p, &end);
+      size_t n = (size_t)(end - p);
+      if (memchr(p, '.', n) || memchr(p, 'e', n) || memchr(p, 'E', n)) {
+        char buf[40];
+        mg_fmt_double(x, buf, sizeof buf);
+        fputs(buf, f);
+        if (!strpbrk(buf, ".eEn")) fputs(".0", f);
+      } else {
+        fwrite(p, 1, n, f);
+      }
+      p = end;
+      prev = '0';
+      continue;
+    }
+    if (*p != ' ' && *p != '\n') prev = *p;
+    fputc(*p++, f);
+  }
+}
+
 void cli_print_json(json_t *j) {
   char *s = json_dumps(j, JSON_REAL_PRECISION(17) | JSON_PRESERVE_ORDER);
   if (s) {
-    fputs(s, stdout);
+    put_json_shortest(s, stdout);
     fputc('\n', stdout);
     free(s);
   }
@@ -282,8 +350,9 @@ void cli_print_report(const char *algo, const mg_params *ps, const mg_problem_sp
   char topo[128], model[256], params[256];
   printf("algorithm      %s%s%s\n", algo, ps && ps->n ? ":" : "",
          ps && ps->n ? mg_params_format(ps, params, sizeof params) : "");
-  printf("problem        %s on %s, %g bytes%s\n", mg_problem_name(pb->problem),
-         mg_topo_format(&pb->topo, topo, sizeof topo), pb->bytes,
+  char by[32];
+  printf("problem        %s on %s, %s bytes%s\n", mg_problem_name(pb->problem),
+         mg_topo_format(&pb->topo, topo, sizeof topo), mg_fmt_double(pb->bytes, by, sizeof by),
          pb->problem == MG_GOSSIP ? " per node" : " per block");
   printf("model          %s\n", mg_model_format(&pb->model, model, sizeof model));
   if (rep->verified)
@@ -291,10 +360,35 @@ void cli_print_report(const char *algo, const mg_params *ps, const mg_problem_sp
   else
     printf("verified       NO: %s [%s]\n", rep->violation.msg, mg_rule_name(rep->violation.rule));
   printf("rounds         %lld (%lld with transfers)\n", (long long)rep->rounds, (long long)rep->startups);
-  printf("cost           %.10g (start-up %.10g, hop %.10g, transfer %.10g)\n", rep->cost, rep->cost_startup,
-         rep->cost_hop, rep->cost_transfer);
-  printf("lower bound    %.10g (ratio %.4f)\n", rep->lower_bound, rep->ratio_to_bound);
-  printf("transfers      %llu, %.10g bytes moved, busiest arc %.10g bytes\n", (unsigned long long)rep->transfers,
-         rep->bytes_moved, rep->max_arc_load);
+  char a[32], b[32], c[32], d[32];
+  /* a schedule that broke a rule has no cost: print none */
+  if (rep->verified) {
+    printf("cost           %s (start-up %s, hop %s, transfer %s)\n", mg_fmt_double(rep->cost, a, sizeof a),
+           mg_fmt_double(rep->cost_startup, b, sizeof b), mg_fmt_double(rep->cost_hop, c, sizeof c),
+           mg_fmt_double(rep->cost_transfer, d, sizeof d));
+    printf("lower bound    %s (ratio %.4f)\n", mg_fmt_double(rep->lower_bound, a, sizeof a), rep->ratio_to_bound);
+  }
+  printf("transfers      %llu, %s bytes moved, busiest arc %s bytes\n", (unsigned long long)rep->transfers,
+         mg_fmt_double(rep->bytes_moved, a, sizeof a), mg_fmt_double(rep->max_arc_load, b, sizeof b));
   printf("simulation     %.3f s, peak RSS %.1f MiB\n", rep->wall_s, (double)rep->peak_rss_bytes / 1048576.0);
+}
+
+/* The seed papers by name (docs/bibliography.md): "seed 000" in a paper
+ * field becomes "Juurlink, Rao, Sibeyn 1996", and so on. */
+const char *cli_cite(const char *s, char *buf, size_t len) {
+  static const char *const names[] = {"Juurlink, Rao, Sibeyn 1996", "Tseng, Ni, Sheu 1999",
+                                      "Juurlink, Rao, Sibeyn 1998 (journal)", "Fujita", "Delmas, Perennes 1996"};
+  size_t k = 0;
+  if (!len) return buf;
+  while (*s && k + 1 < len) {
+    if (!strncmp(s, "seed 00", 7) && s[7] >= '0' && s[7] <= '4') {
+      k += (size_t)snprintf(buf + k, len - k, "%s", names[s[7] - '0']);
+      if (k >= len) k = len - 1;
+      s += 8;
+    } else {
+      buf[k++] = *s++;
+    }
+  }
+  buf[k] = 0;
+  return buf;
 }

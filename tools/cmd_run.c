@@ -7,7 +7,7 @@
 
 static void help(void) {
   printf("usage: meshgossip run --algo NAME[:k=v,...] --topo SPEC [--model SPEC | --r R] [--bytes L]\n"
-         "                      [--json] [--export FILE] [--mem-limit BYTES]\n"
+         "                      [--json] [--export FILE|- [--format json|msccl|goal]] [--mem-limit BYTES]\n"
          "                      [--engine model|simgrid[:o=S,or=S,sync=data|rank,network=cm02|smpi]]\n"
          "                      [--export-ti DIR]\n"
          "       meshgossip run --algo auto [--problem gossip|exchange] --topo SPEC ...\n\n"
@@ -20,6 +20,9 @@ static void help(void) {
          "           ts=S,td=S,tl=S,ell=K   (defaults: wormhole, all, strict, ts=1, td=0, tl=0)\n"
          "  --r R    the papers' units: ts=R, td=0, tl=1 and L=1 (costs in t'_l)\n"
          "  --bytes  gossip: bytes per node; exchange: bytes per block (default 1)\n"
+         "  --export FILE  the verified schedule, written only if it verifies ('-': stdout);\n"
+         "           --format json (ours, default), msccl (MSCCL's XML algorithm) or goal\n"
+         "           (LogGOPSim's GOAL), else taken from FILE's extension .json, .xml, .goal\n"
          "  --algo auto  runs every registered algorithm of the problem (default gossip)\n"
          "           under the given model, picks the least verified cost and runs it;\n"
          "           the output names the pick (JSON: \"algorithm\" and \"auto\": true)\n"
@@ -32,13 +35,14 @@ static void help(void) {
          "  meshgossip run --algo ring --topo ring:27 --r 2\n"
          "  meshgossip run --algo concentrate --topo ring:81 --r 10 --json\n"
          "  meshgossip run --algo concentrate --topo line:9 --r 1 --export line9.json\n"
+         "  meshgossip run --algo torgos --topo torus:9x9 --r 10 --export torgos.xml\n"
          "  meshgossip run --algo auto --topo torus:9x9 --model contention=shared,ts=3e-4,tl=2.2e-8 --bytes 32768\n");
 }
 
 int cmd_run(int argc, char **argv) {
   cli_opts o;
   mg_err err = {{0}};
-  if (!cli_parse(argc, argv, &o, " algo problem topo model r bytes json export mem-limit engine export-ti "))
+  if (!cli_parse(argc, argv, &o, " algo problem topo model r bytes json export format mem-limit engine export-ti "))
     return EXIT_USAGE;
   if (o.help) {
     help();
@@ -85,8 +89,18 @@ int cmd_run(int argc, char **argv) {
   mg_report rep;
   mg_trace *trace = NULL; /* link utilisation, where the arc bookkeeping is small */
   mg_trace_opts to = {.keep = MG_TRACE_KEEP_NONE};
+  mg_export_format fmt = o.export_path ? mg_export_format_of_path(o.export_path) : MG_FORMAT_JSON;
+  if (o.format && (st = mg_export_format_parse(o.format, &fmt, &err)) != MG_OK) return cli_fail(st, &err);
+  if (o.format && !o.export_path) {
+    fprintf(stderr, "meshgossip: --format goes with --export FILE\n");
+    return EXIT_USAGE;
+  }
+  if (o.export_path && !strcmp(o.export_path, "-") && o.json) {
+    fprintf(stderr, "meshgossip: --export - and --json both write to stdout; give --export a file\n");
+    return EXIT_USAGE;
+  }
   if (o.export_path) {
-    st = mg_export(a, &pb, &ps, o.export_path, &so, &rep, &err);
+    st = mg_export_as(a, &pb, &ps, o.export_path, fmt, &so, &rep, &err);
     if (use_engine && st == MG_OK) {
       mg_report_free(&rep);
       st = mg_engine_run(a, &pb, &ps, &so, &eo, cli_engine_replay(), &rep, &eres, &err);
@@ -104,7 +118,11 @@ int cmd_run(int argc, char **argv) {
     mg_trace_free(trace);
     return use_engine ? cli_engine_fail(st, &err) : cli_fail(st, &err);
   }
-  if (o.json) {
+  if (o.export_path && !strcmp(o.export_path, "-")) {
+    /* the schedule went to stdout: the report's gist to stderr */
+    if (rep.verified)
+      fprintf(stderr, "meshgossip: %s verified, cost %.17g, %lld rounds\n", a->name, rep.cost, (long long)rep.rounds);
+  } else if (o.json) {
     json_t *j = cli_report_json(a->name, &ps, &pb, &rep);
     if (is_auto) {
       json_object_set_new(j, "auto", json_true());
@@ -122,7 +140,13 @@ int cmd_run(int argc, char **argv) {
     if (eo.ti_dir && rep.verified) printf("ti traces      %s/traces.txt (smpirun -replay)\n", eo.ti_dir);
   }
   int code = rep.verified ? EXIT_OK : EXIT_INVALID_SCHEDULE;
-  if (!rep.verified && !o.json) fprintf(stderr, "meshgossip: %s\n", rep.violation.msg);
+  /* one line; a schedule that shares arcs by design names the model to use */
+  if (!rep.verified && !o.json)
+    fprintf(stderr, "meshgossip: %s%s%s\n", rep.violation.msg,
+            a->needs_shared && pb.model.contention == MG_CONT_STRICT ? "; hint: " : "",
+            a->needs_shared && pb.model.contention == MG_CONT_STRICT
+                ? "this algorithm shares arcs by design: price it as compare does, with --model contention=shared"
+                : "");
   mg_report_free(&rep);
   mg_trace_free(trace);
   return code;

@@ -27,8 +27,10 @@ int cmd_table(int argc, char **argv) {
     fprintf(f, "usage: meshgossip table NAME [--json] [--mem-limit BYTES]\n\nReproduces a table of a seed paper: in "
                "each cell the paper's\n"
                "value, our closed form and our simulated, verified figure.\n\ntables:\n");
-    for (size_t i = 0; i < mg_table_count(); i++)
-      fprintf(f, "  %-14s %s\n", mg_table_at(i)->name, mg_table_at(i)->title);
+    for (size_t i = 0; i < mg_table_count(); i++) {
+      char title[256];
+      fprintf(f, "  %-14s %s\n", mg_table_at(i)->name, cli_cite(mg_table_at(i)->title, title, sizeof title));
+    }
     fprintf(f, "\nexample:\n  meshgossip table juurlink-t1\n");
     return EXIT_OK;
   }

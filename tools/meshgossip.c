@@ -25,7 +25,8 @@ static const command commands[] = {
 };
 
 static void usage(FILE *f) {
-  fprintf(f, "usage: meshgossip COMMAND [options]   (meshgossip COMMAND --help for details)\n\ncommands:\n");
+  fprintf(f, "usage: meshgossip COMMAND [options]   (meshgossip COMMAND --help for details)\n"
+             "       meshgossip --version\n\ncommands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
   fprintf(f, "\nexamples:\n"
@@ -40,6 +41,10 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
     usage(stdout);
+    return EXIT_OK;
+  }
+  if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+    printf("meshgossip %s\n", mg_version());
     return EXIT_OK;
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

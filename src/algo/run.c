@@ -11,9 +11,14 @@ mg_status mg_run(const mg_algo *a, const mg_problem_spec *pb, const mg_params *p
 
 mg_status mg_export(const mg_algo *a, const mg_problem_spec *pb, const mg_params *ps, const char *path,
                     const mg_sim_opts *opts, mg_report *rep, mg_err *err) {
+  return mg_export_as(a, pb, ps, path, MG_FORMAT_JSON, opts, rep, err);
+}
+
+mg_status mg_export_as(const mg_algo *a, const mg_problem_spec *pb, const mg_params *ps, const char *path,
+                       mg_export_format format, const mg_sim_opts *opts, mg_report *rep, mg_err *err) {
   mg_tap tap;
   memset(rep, 0, sizeof *rep);
-  mg_status st = mg_export_json_tap(path, &tap, err);
+  mg_status st = mg_export_tap(format, path, &tap, err);
   if (st != MG_OK) return st;
   mg_sim_opts o;
   memset(&o, 0, sizeof o);

@@ -102,9 +102,10 @@ mg_status mg_model_parse(const char *spec, mg_model *m, mg_err *err) {
 }
 
 char *mg_model_format(const mg_model *m, char *buf, size_t len) {
-  snprintf(buf, len, "switching=%s,port=%s,contention=%s,ts=%.17g,td=%.17g,tl=%.17g,ell=%llu",
-           mg_switching_name(m->switching), mg_port_name(m->port), mg_contention_name(m->contention), m->ts, m->td,
-           m->tl, (unsigned long long)m->ell);
+  char ts[32], td[32], tl[32]; /* shortest round-trip (src/util/fmt.c) */
+  snprintf(buf, len, "switching=%s,port=%s,contention=%s,ts=%s,td=%s,tl=%s,ell=%llu", mg_switching_name(m->switching),
+           mg_port_name(m->port), mg_contention_name(m->contention), mg_fmt_double(m->ts, ts, sizeof ts),
+           mg_fmt_double(m->td, td, sizeof td), mg_fmt_double(m->tl, tl, sizeof tl), (unsigned long long)m->ell);
   return buf;
 }
 

@@ -1,11 +1,15 @@
 /* libmeshgossip-pmpi: a PMPI interposer. Loaded with LD_PRELOAD (or linked
  * before the MPI library), it replaces MPI_Allgather and MPI_Alltoall of an
- * unmodified program by meshgossip plans:
+ * unmodified program by meshgossip plans (and MPI_Allgatherv/MPI_Alltoallv
+ * with equal counts laid end to end, and MPI_Iallgather/MPI_Ialltoall,
+ * run at the call: see below):
  *   MESHGOSSIP_ALLGATHER / MESHGOSSIP_ALLTOALL  algorithm ("auto" default;
  *                                               "pmpi" keeps MPI's own)
  *   MESHGOSSIP_TOPO, MESHGOSSIP_MODEL           as for the library
  *   MESHGOSSIP_VERBOSE=1                        rank 0 of each communicator
- *                                               says which path a call took
+ *                                               says which path a plan took
+ *                                               (once per plan, not per call)
+ * Any other MESHGOSSIP_* variable is warned about once (a misspelling).
  * Anything a plan cannot do (intercommunicators, a topology of the wrong
  * size, an algorithm that refuses it) goes to PMPI_Allgather /
  * PMPI_Alltoall; plan creation agrees across ranks, so all of them take the
@@ -94,6 +98,35 @@ static void make_key(void) {
 
 /* Set once a fallback has been reported (without MESHGOSSIP_VERBOSE). */
 static atomic_int warned;
+/* Set once the paths that have no plan were said (MESHGOSSIP_VERBOSE). */
+static atomic_int said_pmpi, said_inter;
+
+/* The variables this library reads; any other MESHGOSSIP_* in the
+ * environment is most likely a misspelling (MESHGOSSIP_ALLGATHR=ring would
+ * otherwise be ignored in silence): said once, by rank 0 of the first
+ * communicator intercepted. */
+static const char *const known_env[] = {"MESHGOSSIP_ALLGATHER", "MESHGOSSIP_ALLTOALL", "MESHGOSSIP_TOPO",
+                                        "MESHGOSSIP_MODEL", "MESHGOSSIP_VERBOSE"};
+extern char **environ;
+static atomic_int env_checked;
+
+static void check_env(MPI_Comm comm) {
+  if (atomic_exchange(&env_checked, 1)) return;
+  int rank = 0;
+  if (comm == MPI_COMM_NULL || MPI_Comm_rank(comm, &rank) != MPI_SUCCESS || rank != 0) return;
+  for (char **e = environ; e && *e; e++) {
+    if (strncmp(*e, "MESHGOSSIP_", 11) != 0) continue;
+    size_t len = strcspn(*e, "=");
+    int known = 0;
+    for (size_t i = 0; i < sizeof known_env / sizeof known_env[0]; i++)
+      known |= strlen(known_env[i]) == len && !strncmp(*e, known_env[i], len);
+    if (!known)
+      fprintf(stderr,
+              "meshgossip: warning: unknown variable %.*s ignored (known: MESHGOSSIP_ALLGATHER, "
+              "MESHGOSSIP_ALLTOALL, MESHGOSSIP_TOPO, MESHGOSSIP_MODEL, MESHGOSSIP_VERBOSE)\n",
+              (int)len, *e);
+  }
+}
 
 /* One MPI_Allreduce that every rank reaches before anything collective:
  * the block size in bytes must be the same on every rank and each rank's
@@ -134,12 +167,13 @@ static int intercept(mg_problem pr, const void *sb, int sc, MPI_Datatype st, voi
   int inter = 0, inplace = sb == MPI_IN_PLACE;
 #define PMPI_CALL()                                                                                                    \
   (pr == MG_GOSSIP ? PMPI_Allgather(sb, sc, st, rb, rc, rt, comm) : PMPI_Alltoall(sb, sc, st, rb, rc, rt, comm))
+  check_env(comm);
   if (algo && (!strcmp(algo, "pmpi") || !strcmp(algo, "off"))) {
-    say(comm, coll, rc, "PMPI (MESHGOSSIP_* = pmpi)");
+    if (!atomic_exchange(&said_pmpi, 1)) say(comm, coll, rc, "PMPI (MESHGOSSIP_* = pmpi)");
     return PMPI_CALL();
   }
   if (comm == MPI_COMM_NULL || MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) {
-    if (comm != MPI_COMM_NULL) say(comm, coll, rc, "PMPI (intercommunicator)");
+    if (comm != MPI_COMM_NULL && !atomic_exchange(&said_inter, 1)) say(comm, coll, rc, "PMPI (intercommunicator)");
     return PMPI_CALL();
   }
   if (inplace) sc = 0, st = MPI_DATATYPE_NULL;
@@ -188,6 +222,7 @@ static int intercept(mg_problem pr, const void *sb, int sc, MPI_Datatype st, voi
     hit = NULL;
   }
   cached local;
+  int planned = !hit;
   if (!hit) {
     hit = cacheable ? calloc(1, sizeof *hit) : NULL;
     if (!hit) {
@@ -215,21 +250,22 @@ static int intercept(mg_problem pr, const void *sb, int sc, MPI_Datatype st, voi
       int rank = 0;
       MPI_Comm_rank(comm, &rank);
       if (rank == 0)
-        fprintf(stderr, "meshgossip: %s falls back to MPI's own (said once; MESHGOSSIP_VERBOSE=1 for every call): %s\n",
+        fprintf(stderr, "meshgossip: %s falls back to MPI's own (said once; MESHGOSSIP_VERBOSE=1 for every plan): %s\n",
                 coll, hit->reason);
     }
   }
   int ret;
+  /* MESHGOSSIP_VERBOSE speaks once per plan (a cache hit replays silently) */
   if (!hit->plan) {
     char path[MG_ERR_LEN + 32];
     snprintf(path, sizeof path, "PMPI (%s)", hit->reason);
-    say(comm, coll, rc, path);
+    if (planned) say(comm, coll, rc, path);
     ret = PMPI_CALL();
   } else {
     char path[256];
     snprintf(path, sizeof path, "meshgossip %s on %s", mg_mpi_plan_algorithm(hit->plan),
              mg_mpi_plan_topology(hit->plan));
-    say(comm, coll, rc, path);
+    if (planned) say(comm, coll, rc, path);
     ret = mg_mpi_start(hit->plan, sb, rb);
   }
   if (hit == &local) mg_mpi_plan_free(&local.plan);
@@ -245,6 +281,98 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm) {
   return intercept(MG_EXCHANGE, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+/* The v-variants go to the schedules when every block has the same count
+ * and the blocks lie end to end (displs[i] == i * count), which is an
+ * allgather/alltoall; else to PMPI. Displacements are local to a rank, so
+ * the ranks agree on the path first (one small MPI_Allreduce). */
+static int equal_blocks(const int *counts, const int *displs, int n, int *count) {
+  if (n < 1 || !counts || !displs) return 0;
+  for (int i = 0; i < n; i++)
+    if (counts[i] != counts[0] || (long long)displs[i] != (long long)i * counts[0]) return 0;
+  *count = counts[0];
+  return 1;
+}
+
+static int all_agree(int mine, MPI_Comm comm, int *all) {
+  int inter = 0;
+  if (comm == MPI_COMM_NULL || MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return *all = 0, MPI_SUCCESS;
+  return PMPI_Allreduce(&mine, all, 1, MPI_INT, MPI_MIN, comm);
+}
+
+int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  int n = 0, rc = 0, all = 0;
+  if (comm != MPI_COMM_NULL) MPI_Comm_size(comm, &n);
+  int e = all_agree(equal_blocks(recvcounts, displs, n, &rc), comm, &all);
+  if (e != MPI_SUCCESS) return e;
+  if (!all) return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+  return intercept(MG_GOSSIP, sendbuf, sendcount, sendtype, recvbuf, rc, recvtype, comm);
+}
+
+int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                  void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  int n = 0, sc = 0, rc = 0, all = 0;
+  if (comm != MPI_COMM_NULL) MPI_Comm_size(comm, &n);
+  int ok = equal_blocks(recvcounts, rdispls, n, &rc) &&
+           (sendbuf == MPI_IN_PLACE || equal_blocks(sendcounts, sdispls, n, &sc));
+  int e = all_agree(ok, comm, &all);
+  if (e != MPI_SUCCESS) return e;
+  if (!all) return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+  return intercept(MG_EXCHANGE, sendbuf, sc, sendtype, recvbuf, rc, recvtype, comm);
+}
+
+/* The non-blocking collectives run the blocking schedule at the call and
+ * return a request that is already complete (an MPI generalized request),
+ * so MPI_Wait/MPI_Test return at once: the data is in place when the call
+ * returns, no overlap is gained, and a program that needs point-to-point
+ * traffic between its MPI_Iallgather and MPI_Wait to let another rank
+ * reach the collective would wait for ever: MESHGOSSIP_ALLGATHER=pmpi
+ * (MESHGOSSIP_ALLTOALL=pmpi) keeps MPI's own non-blocking collective. */
+static int greq_query(void *extra, MPI_Status *status) {
+  (void)extra;
+  MPI_Status_set_elements(status, MPI_BYTE, 0);
+  MPI_Status_set_cancelled(status, 0);
+  status->MPI_SOURCE = MPI_UNDEFINED;
+  status->MPI_TAG = MPI_UNDEFINED;
+  status->MPI_ERROR = MPI_SUCCESS;
+  return MPI_SUCCESS;
+}
+static int greq_free(void *extra) {
+  (void)extra;
+  return MPI_SUCCESS;
+}
+static int greq_cancel(void *extra, int complete) {
+  (void)extra, (void)complete;
+  return MPI_SUCCESS;
+}
+
+static int done_request(int rc, MPI_Request *request) {
+  if (rc != MPI_SUCCESS) return rc;
+  int e = MPI_Grequest_start(greq_query, greq_free, greq_cancel, NULL, request);
+  if (e == MPI_SUCCESS) e = MPI_Grequest_complete(*request);
+  return e;
+}
+
+static int keeps_pmpi(mg_problem pr) {
+  const char *algo = getenv(pr == MG_GOSSIP ? "MESHGOSSIP_ALLGATHER" : "MESHGOSSIP_ALLTOALL");
+  return algo && (!strcmp(algo, "pmpi") || !strcmp(algo, "off"));
+}
+
+int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+  if (keeps_pmpi(MG_GOSSIP))
+    return PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+  return done_request(intercept(MG_GOSSIP, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), request);
+}
+
+int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+  if (keeps_pmpi(MG_EXCHANGE))
+    return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+  return done_request(intercept(MG_EXCHANGE, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
+                      request);
 }
 
 /* Plans cached on the predefined communicators are freed before MPI goes. */

@@ -5,17 +5,14 @@
  * target and renamed into place only when the schedule verified: no
  * partial file is ever left behind. It knows nothing of algorithms or of
  * the simulator's insides. */
-#include "../util/internal.h"
+#include "dataflow.h"
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 typedef struct exporter {
+  mg_outfile out;
   FILE *f;
-  char tmp[4096];
-  char path[4096];
   int64_t nround;
   size_t in_round;
 } exporter;
@@ -132,16 +129,12 @@ static void put_report(FILE *f, const mg_report *rep) {
   fputs("]}}\n", f);
 }
 
-/* Commits the file when the run verified, else removes it. */
+/* Commits the file when the run verified, else removes it (dataflow.c's
+ * mg_outfile; "-" is stdout). */
 static mg_status ex_end(void *ctx, mg_status run, const mg_report *rep, mg_err *err) {
   exporter *x = ctx;
-  mg_status st = MG_OK;
   if (run == MG_OK) put_report(x->f, rep);
-  if (fflush(x->f) != 0 || ferror(x->f)) st = mg_fail(err, MG_ERR_IO, "write error in '%s'", x->path);
-  if (fclose(x->f) != 0 && st == MG_OK) st = mg_fail(err, MG_ERR_IO, "write error in '%s'", x->path);
-  if (run == MG_OK && st == MG_OK && rename(x->tmp, x->path) != 0)
-    st = mg_fail(err, MG_ERR_IO, "cannot move the schedule into '%s'", x->path);
-  if (run != MG_OK || st != MG_OK) unlink(x->tmp);
+  mg_status st = mg_outfile_close(&x->out, run == MG_OK, err);
   free(x);
   return st;
 }
@@ -149,33 +142,12 @@ static mg_status ex_end(void *ctx, mg_status run, const mg_report *rep, mg_err *
 mg_status mg_export_json_tap(const char *path, mg_tap *tap, mg_err *err) {
   exporter *x = calloc(1, sizeof *x);
   if (!x) return mg_fail(err, MG_ERR_NOMEM, "out of memory for the exporter");
-  if (strlen(path) >= sizeof x->path || snprintf(x->tmp, sizeof x->tmp, "%s.tmpXXXXXX", path) >= (int)sizeof x->tmp) {
+  mg_status st = mg_outfile_open(&x->out, path, err);
+  if (st != MG_OK) {
     free(x);
-    return mg_fail(err, MG_ERR_INVALID, "output path too long");
+    return st;
   }
-  strcpy(x->path, path);
-  int fd = mkstemp(x->tmp);
-  if (fd < 0) {
-    free(x);
-    return mg_fail(err, MG_ERR_IO, "cannot create a file beside '%s'", path);
-  }
-  /* mkstemp makes the file 0600; a schedule is no secret: the mode the
-   * user's umask gives any new file */
-  mode_t um = umask(0);
-  umask(um);
-  if (fchmod(fd, 0666 & ~um) != 0) {
-    close(fd);
-    unlink(x->tmp);
-    free(x);
-    return mg_fail(err, MG_ERR_IO, "cannot set the mode of a file beside '%s'", path);
-  }
-  x->f = fdopen(fd, "w");
-  if (!x->f) {
-    close(fd);
-    unlink(x->tmp);
-    free(x);
-    return mg_fail(err, MG_ERR_IO, "cannot open a file beside '%s' for writing", path);
-  }
+  x->f = x->out.f;
   *tap = (mg_tap){.begin = ex_begin,
                   .round_begin = ex_round_begin,
                   .resolved = ex_resolved,

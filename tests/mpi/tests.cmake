@@ -103,6 +103,22 @@ endforeach()
 add_executable(mpi_cache_rss ${CMAKE_SOURCE_DIR}/bench/mpi_cache_rss.c)
 target_link_libraries(mpi_cache_rss PRIVATE MPI::MPI_C)
 
+# What the interposer covers beyond MPI_Allgather/MPI_Alltoall
+# (tests/mpi/coverage.c): v-variants, non-blocking, MPI_IN_PLACE, a
+# vector type, verbose once per plan, misspelled variables and algorithms.
+add_executable(mpi_coverage ${CMAKE_CURRENT_LIST_DIR}/coverage.c)
+target_link_libraries(mpi_coverage PRIVATE MPI::MPI_C)
+foreach(np 1 4 9 16)
+  add_test(NAME mpi_coverage_np${np}
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/coverage.sh ${MPIEXEC_EXECUTABLE} ${MG_PRELOAD}
+                   $<TARGET_FILE:mpi_coverage> ${np})
+  set_tests_properties(mpi_coverage_np${np} PROPERTIES TIMEOUT 120 LABELS mpi)
+  if(MG_SANITIZE)
+    set_property(TEST mpi_coverage_np${np} APPEND PROPERTY ENVIRONMENT
+                 "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_LIST_DIR}/lsan.supp:fast_unwind_on_malloc=0")
+  endif()
+endforeach()
+
 # Under the sanitizers every rank runs 2-5x slower and up to 16 ranks share
 # two cores: the time limit that makes a hang a failure is raised to 300 s
 # there (measured: mpi_allgather_all on 6 ranks takes 34 s alone under

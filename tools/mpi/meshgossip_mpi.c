@@ -28,14 +28,18 @@ typedef struct args {
   int nsizes, reps, json;
 } args;
 
+static void usage_to(FILE *f) {
+  fprintf(f, "usage: meshgossip-mpi calibrate [--sizes a,b,...] [--reps R] [--json]\n"
+             "       meshgossip-mpi bench [--algo SPEC] [--topo SPEC] [--sizes a,b,...] [--reps R] [--json]\n"
+             "examples:\n"
+             "  mpirun -np 9 meshgossip-mpi calibrate --sizes 1024,16384,65536\n"
+             "  mpirun -np 8 meshgossip-mpi bench --algo ring --sizes 256,4096,65536\n");
+}
+
 static int usage(int rank, const char *why) {
   if (rank == 0) {
     if (why) fprintf(stderr, "meshgossip-mpi: %s\n", why);
-    fprintf(stderr, "usage: meshgossip-mpi calibrate [--sizes a,b,...] [--reps R] [--json]\n"
-                    "       meshgossip-mpi bench [--algo SPEC] [--topo SPEC] [--sizes a,b,...] [--reps R] [--json]\n"
-                    "examples:\n"
-                    "  mpirun -np 9 meshgossip-mpi calibrate --sizes 1024,16384,65536\n"
-                    "  mpirun -np 8 meshgossip-mpi bench --algo ring --sizes 256,4096,65536\n");
+    usage_to(stderr);
   }
   return 2;
 }
@@ -244,6 +248,16 @@ static int bench(const args *a, int me, int n) {
 }
 
 int main(int argc, char **argv) {
+  /* --help and --version need no MPI: answer them before MPI_Init, so that
+   * they work without mpirun */
+  if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))) {
+    usage_to(stdout);
+    return 0;
+  }
+  if (argc == 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
+    printf("meshgossip-mpi %s\n", mg_version());
+    return 0;
+  }
   MPI_Init(&argc, &argv);
   int me, n, rc;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);

@@ -95,7 +95,7 @@ static mg_status add_pieces(mg_emit *e, uint32_t src, uint32_t dst, int dim, int
 }
 
 static mg_status mr_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
-  int bi;
+  int bi = 0;
   mg_status st = mode_of(ps, &bi, err);
   if (st != MG_OK) return st;
   mg_hamdec h;
@@ -132,7 +132,7 @@ out:
 }
 
 static mg_status mr_closed_form(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
-  int bi;
+  int bi = 0;
   mg_status st = mr_check(pb, ps, err);
   if (st != MG_OK) return st;
   st = mode_of(ps, &bi, err);
