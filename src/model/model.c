@@ -29,6 +29,7 @@ const char *mg_switching_name(mg_switching s) {
   static const char *names[] = {"wormhole", "circuit", "saf", "bus"};
   return (unsigned)s < 4 ? names[s] : "?";
 }
+const char *mg_timing_name(mg_timing t) { return t == MG_TIMING_ASYNC ? "async" : "sync"; }
 const char *mg_port_name(mg_port p) { return p == MG_PORT_ONE ? "one" : "all"; }
 const char *mg_contention_name(mg_contention c) {
   return c == MG_CONT_SHARED ? "shared" : c == MG_CONT_FAIR ? "fair" : "strict";
@@ -73,9 +74,24 @@ static mg_status set_key(mg_model *m, const char *k, const char *v, mg_err *err)
     m->ell = e;
     return MG_OK;
   }
-  double *dst = !strcmp(k, "ts") ? &m->ts : !strcmp(k, "td") ? &m->td : !strcmp(k, "tl") ? &m->tl : NULL;
+  if (!strcmp(k, "timing")) {
+    if (!strcmp(v, "sync"))
+      m->timing = MG_TIMING_SYNC;
+    else if (!strcmp(v, "async"))
+      m->timing = MG_TIMING_ASYNC;
+    else
+      return mg_fail(err, MG_ERR_INVALID, "timing must be sync or async, not '%s'", v);
+    return MG_OK;
+  }
+  double *dst = !strcmp(k, "ts")   ? &m->ts
+                : !strcmp(k, "td") ? &m->td
+                : !strcmp(k, "tl") ? &m->tl
+                : !strcmp(k, "o")  ? &m->o
+                : !strcmp(k, "or") ? &m->orecv
+                                   : NULL;
   if (!dst)
-    return mg_fail(err, MG_ERR_INVALID, "unknown model key '%s' (switching, port, contention, ts, td, tl, ell)", k);
+    return mg_fail(err, MG_ERR_INVALID,
+                   "unknown model key '%s' (switching, port, contention, ts, td, tl, ell, o, or, timing)", k);
   double x;
   if (!mg_parse_double(v, &x) || x < 0)
     return mg_fail(err, MG_ERR_INVALID, "%s must be a finite number >= 0, not '%s'", k, v);
@@ -105,6 +121,12 @@ char *mg_model_format(const mg_model *m, char *buf, size_t len) {
   snprintf(buf, len, "switching=%s,port=%s,contention=%s,ts=%.17g,td=%.17g,tl=%.17g,ell=%llu",
            mg_switching_name(m->switching), mg_port_name(m->port), mg_contention_name(m->contention), m->ts, m->td,
            m->tl, (unsigned long long)m->ell);
+  size_t n = strlen(buf);
+  /* the overheads and the clock only where they are not the defaults, so
+   * every model of the papers prints as it always did */
+  if (m->o != 0 && n < len) n += (size_t)snprintf(buf + n, len - n, ",o=%.17g", m->o);
+  if (m->orecv != 0 && n < len) n += (size_t)snprintf(buf + n, len - n, ",or=%.17g", m->orecv);
+  if (m->timing != MG_TIMING_SYNC && n < len) snprintf(buf + n, len - n, ",timing=%s", mg_timing_name(m->timing));
   return buf;
 }
 
@@ -119,5 +141,8 @@ mg_status mg_model_validate(const mg_model *m, const mg_topo *t, mg_problem prob
     return mg_fail(err, MG_ERR_INVALID, "the mesh-bus model (seed 003) is defined for gossip only");
   if (m->contention == MG_CONT_FAIR && m->switching == MG_SW_SAF)
     return mg_fail(err, MG_ERR_INVALID, "contention=fair is defined for wormhole and circuit switching");
+  /* Fujita's bus step is one start-up per round, whatever is on the bus */
+  if (m->switching == MG_SW_BUS && (m->o != 0 || m->orecv != 0 || m->timing != MG_TIMING_SYNC))
+    return mg_fail(err, MG_ERR_INVALID, "o, or and timing=async are defined for wormhole, circuit and saf switching");
   return MG_OK;
 }
