@@ -113,8 +113,12 @@ typedef enum mg_contention { MG_CONT_STRICT = 0, MG_CONT_SHARED, MG_CONT_FAIR } 
 /* sync: rounds end at a global barrier, a schedule costs the sum of its
  * rounds; async: every transfer starts when the items it carries have
  * arrived at its sender and its sender's CPU is free, and the schedule
- * costs its last finish (docs/models.md). The rules do not change. */
-typedef enum mg_timing { MG_TIMING_SYNC = 0, MG_TIMING_ASYNC } mg_timing;
+ * costs its last finish; ranks: every node runs the rounds in order with
+ * no barrier, as an MPI executor does (post the round's receives, send,
+ * wait for all): a node's round starts when its previous round's messages
+ * are done, a message moves once its receiver has entered the round
+ * (docs/models.md). The rules do not change, only the clock. */
+typedef enum mg_timing { MG_TIMING_SYNC = 0, MG_TIMING_ASYNC, MG_TIMING_RANKS } mg_timing;
 
 typedef struct mg_model {
   mg_switching switching;
@@ -339,8 +343,8 @@ typedef struct mg_report {
   size_t n_round_costs;
   /* the round-by-round (barrier) clock's time, the sum of round_costs;
    * equals cost under timing=sync. Under timing=async, cost is the last
-   * finish of the asynchronous clock and the cost terms stay the
-   * synchronous ones. */
+   * finish of the asynchronous clock (ranks: of the ranks' clock) and the
+   * cost terms stay the synchronous ones. */
   double cost_sync;
 } mg_report;
 

@@ -215,9 +215,11 @@ json_t *cli_report_json(const char *algo, const mg_params *ps, const mg_problem_
   json_object_set_new(o, "rounds", json_integer(rep->rounds));
   json_object_set_new(o, "startups", json_integer(rep->startups));
   json_object_set_new(o, "cost", json_real(rep->cost));
-  if (pb->model.timing == MG_TIMING_ASYNC) {
-    json_object_set_new(o, "timing", json_string("async"));
-    json_object_set_new(o, "cost_async", json_real(rep->cost));
+  if (pb->model.timing != MG_TIMING_SYNC) {
+    char key[32];
+    snprintf(key, sizeof key, "cost_%s", mg_timing_name(pb->model.timing));
+    json_object_set_new(o, "timing", json_string(mg_timing_name(pb->model.timing)));
+    json_object_set_new(o, key, json_real(rep->cost));
     json_object_set_new(o, "cost_sync", json_real(rep->cost_sync));
   }
   json_object_set_new(
@@ -257,10 +259,11 @@ void cli_print_report(const char *algo, const mg_params *ps, const mg_problem_sp
   else
     printf("verified       NO: %s [%s]\n", rep->violation.msg, mg_rule_name(rep->violation.rule));
   printf("rounds         %lld (%lld with transfers)\n", (long long)rep->rounds, (long long)rep->startups);
-  if (pb->model.timing == MG_TIMING_ASYNC)
-    printf("cost           %.10g under timing=async (the last finish); %.10g under timing=sync (start-up %.10g, "
+  if (pb->model.timing != MG_TIMING_SYNC)
+    printf("cost           %.10g under timing=%s (the last finish); %.10g under timing=sync (start-up %.10g, "
            "hop %.10g, transfer %.10g)\n",
-           rep->cost, rep->cost_sync, rep->cost_startup, rep->cost_hop, rep->cost_transfer);
+           rep->cost, mg_timing_name(pb->model.timing), rep->cost_sync, rep->cost_startup, rep->cost_hop,
+           rep->cost_transfer);
   else
     printf("cost           %.10g (start-up %.10g, hop %.10g, transfer %.10g)\n", rep->cost, rep->cost_startup,
            rep->cost_hop, rep->cost_transfer);

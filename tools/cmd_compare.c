@@ -120,7 +120,7 @@ int cmd_compare(int argc, char **argv) {
   if (!cli_parse(argc, argv, &o, " problem topo model r bytes sizes json mem-limit timing ")) return EXIT_USAGE;
   if (o.help) {
     printf("usage: meshgossip compare --problem gossip|exchange --topo SPEC [--model SPEC | --r R]\n"
-           "                          [--bytes L | --sizes LIST] [--json] [--timing sync|async]\n\n"
+           "                          [--bytes L | --sizes LIST] [--json] [--timing sync|async|ranks]\n\n"
            "Runs every registered algorithm of the problem that applies to the topology\n"
            "and model (tunable ones tuned), verifies each, and ranks them by cost beside\n"
            "the lower bound. Algorithms that do not apply are listed with the reason.\n\n"

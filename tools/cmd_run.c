@@ -6,7 +6,7 @@
 
 static void help(void) {
   printf("usage: meshgossip run --algo NAME[:k=v,...] --topo SPEC [--model SPEC | --r R] [--bytes L]\n"
-         "                      [--json] [--export FILE] [--mem-limit BYTES] [--timing sync|async]\n"
+         "                      [--json] [--export FILE] [--mem-limit BYTES] [--timing sync|async|ranks]\n"
          "       meshgossip run --algo auto [--problem gossip|exchange] --topo SPEC ...\n\n"
          "Generates the schedule, runs it through the simulator (every rule checked,\n"
          "complete delivery checked) and prints its cost, rounds and lower bound.\n"
@@ -16,8 +16,9 @@ static void help(void) {
          "  --model  switching=wormhole|circuit|saf|bus,port=all|one,contention=strict|shared|fair,\n"
          "           ts=S,td=S,tl=S,ell=K   (defaults: wormhole, all, strict, ts=1, td=0, tl=0)\n"
          "           o=S,or=S  sender / receiver CPU seconds per message (default 0)\n"
-         "  --timing sync|async  sync: rounds end at a barrier (default); async: each\n"
-         "           transfer starts when its items and its sender's CPU are ready\n"
+         "  --timing sync|async|ranks  sync: rounds end at a barrier (default); async:\n"
+         "           a transfer starts when its items and its sender's CPU are ready;\n"
+         "           ranks: each node runs its rounds in order, as an MPI executor\n"
          "  --r R    the papers' units: ts=R, td=0, tl=1 and L=1 (costs in t'_l)\n"
          "  --bytes  gossip: bytes per node; exchange: bytes per block (default 1)\n"
          "  --algo auto  runs every registered algorithm of the problem (default gossip)\n"

@@ -29,7 +29,9 @@ const char *mg_switching_name(mg_switching s) {
   static const char *names[] = {"wormhole", "circuit", "saf", "bus"};
   return (unsigned)s < 4 ? names[s] : "?";
 }
-const char *mg_timing_name(mg_timing t) { return t == MG_TIMING_ASYNC ? "async" : "sync"; }
+const char *mg_timing_name(mg_timing t) {
+  return t == MG_TIMING_ASYNC ? "async" : t == MG_TIMING_RANKS ? "ranks" : "sync";
+}
 const char *mg_port_name(mg_port p) { return p == MG_PORT_ONE ? "one" : "all"; }
 const char *mg_contention_name(mg_contention c) {
   return c == MG_CONT_SHARED ? "shared" : c == MG_CONT_FAIR ? "fair" : "strict";
@@ -79,8 +81,10 @@ static mg_status set_key(mg_model *m, const char *k, const char *v, mg_err *err)
       m->timing = MG_TIMING_SYNC;
     else if (!strcmp(v, "async"))
       m->timing = MG_TIMING_ASYNC;
+    else if (!strcmp(v, "ranks"))
+      m->timing = MG_TIMING_RANKS;
     else
-      return mg_fail(err, MG_ERR_INVALID, "timing must be sync or async, not '%s'", v);
+      return mg_fail(err, MG_ERR_INVALID, "timing must be sync, async or ranks, not '%s'", v);
     return MG_OK;
   }
   double *dst = !strcmp(k, "ts")   ? &m->ts
@@ -143,6 +147,7 @@ mg_status mg_model_validate(const mg_model *m, const mg_topo *t, mg_problem prob
     return mg_fail(err, MG_ERR_INVALID, "contention=fair is defined for wormhole and circuit switching");
   /* Fujita's bus step is one start-up per round, whatever is on the bus */
   if (m->switching == MG_SW_BUS && (m->o != 0 || m->orecv != 0 || m->timing != MG_TIMING_SYNC))
-    return mg_fail(err, MG_ERR_INVALID, "o, or and timing=async are defined for wormhole, circuit and saf switching");
+    return mg_fail(err, MG_ERR_INVALID,
+                   "o, or and timing=async|ranks are defined for wormhole, circuit and saf switching");
   return MG_OK;
 }

@@ -119,6 +119,9 @@ mg_status mg_pricer_end(mg_pricer *p, mg_round_price *out, mg_err *err);
  * per arc) of each of the round's transfers under max-min fair sharing of
  * the arcs, re-shared whenever a flow ends; into finish[0..p->n). */
 mg_status mg_fair_finish(const mg_pricer *p, double *finish, mg_err *err);
+/* The same with flow i joining at release[i] (same unit; NULL: all at 0):
+ * finish[i] is absolute (release[i] for a flow without bytes or arcs). */
+mg_status mg_fair_finish_at(const mg_pricer *p, const double *release, double *finish, mg_err *err);
 
 /* A timeline's transfers' durations once they left their sender (wire[],
  * by the round's contention rule: docs/models.md), from the ledger of the
@@ -132,6 +135,7 @@ mg_status mg_timeline_round(mg_pricer *p, double *end, mg_err *err);
 /* The asynchronous clock (async.c): every transfer starts when the items
  * it carries have arrived at its sender and its sender's CPU is free. */
 typedef struct mg_async {
+  mg_timing timing; /* async: items' arrivals; ranks: each node's round */
   mg_problem problem;
   uint32_t N;
   uint64_t nitems;
@@ -143,14 +147,16 @@ typedef struct mg_async {
   uint64_t *items; /* the round's carried items */
   double *done;    /* scratch: per transfer, its receive completion */
   size_t n, nitem_used, capready, capioff, capitems, capdone;
-  double end; /* the last finish so far */
+  double *round_at; /* ranks: per node, when its next round may start */
+  double end;       /* the last finish so far */
 } mg_async;
 
 /* Bytes of the asynchronous clock's state (per (node, item) arrival
  * times for gossip, per block for exchange); MG_ERR_TOO_LARGE on
  * overflow. */
-mg_status mg_async_state_bytes(mg_problem problem, uint32_t N, uint64_t nitems, uint64_t *bytes, mg_err *err);
-mg_status mg_async_init(mg_async *a, mg_problem problem, uint32_t N, uint64_t nitems, mg_err *err);
+mg_status mg_async_state_bytes(mg_timing timing, mg_problem problem, uint32_t N, uint64_t nitems, uint64_t *bytes,
+                               mg_err *err);
+mg_status mg_async_init(mg_async *a, mg_timing timing, mg_problem problem, uint32_t N, uint64_t nitems, mg_err *err);
 void mg_async_free(mg_async *a);
 void mg_async_begin(mg_async *a);
 /* Adds the round's next transfer (in the pricer's order): its sender, and
@@ -158,6 +164,6 @@ void mg_async_begin(mg_async *a);
 mg_status mg_async_add(mg_async *a, uint32_t src, const uint64_t *bits, size_t nwords, const uint64_t *list,
                        size_t nlist, mg_err *err);
 /* Advances the clock over the round the pricer has just priced. */
-mg_status mg_async_end(mg_async *a, const mg_pricer *p, mg_err *err);
+mg_status mg_async_end(mg_async *a, mg_pricer *p, mg_err *err);
 
 #endif

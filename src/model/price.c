@@ -25,7 +25,7 @@ mg_status mg_pricer_init(mg_pricer *p, const mg_model *m, const mg_topo *t, mg_e
   if (m->contention == MG_CONT_FAIR && m->switching == MG_SW_SAF)
     return mg_fail(err, MG_ERR_INVALID, "contention=fair is defined for wormhole and circuit switching");
   p->fair = m->contention == MG_CONT_FAIR && m->switching != MG_SW_BUS;
-  p->timeline = m->switching != MG_SW_BUS && (m->o != 0 || m->orecv != 0 || m->timing == MG_TIMING_ASYNC);
+  p->timeline = m->switching != MG_SW_BUS && (m->o != 0 || m->orecv != 0 || m->timing != MG_TIMING_SYNC);
   p->nslots = mg_topo_arc_slots(t);
   p->arc_bytes = mg_calloc(p->nslots, sizeof(double));
   p->arc_stamp = mg_calloc(p->nslots, sizeof(uint32_t));
@@ -211,8 +211,11 @@ mg_status mg_pricer_end(mg_pricer *p, mg_round_price *out, mg_err *err) {
          * busiest arc and its latencies (the price without overheads) */
         double end;
         MG_CHECK(mg_timeline_round(p, &end, err));
-        if (m->contention != MG_CONT_SHARED || end > cost) {
+        if (end > cost) {
           t.startup += end - cost; /* the overheads count as start-up work */
+          cost = end;
+        } else if (m->contention == MG_CONT_FAIR) {
+          t.transfer += end - cost; /* flows spread out by the CPU share less */
           cost = end;
         }
       }

@@ -22,10 +22,22 @@
  * overheads (the circuit round of Delmas and Perennes under strict). */
 mg_status mg_timeline_wires(mg_pricer *p, double round0, mg_err *err) {
   const mg_model *m = &p->m;
-  (void)err;
+  int released = p->fair && m->o > 0 && m->tl > 0;
+  if (released) {
+    /* the flows join the arcs as their sender's CPU lets them go */
+    double *rel = mg_calloc(p->n ? p->n : 1, sizeof(double));
+    if (!rel) return mg_fail(err, MG_ERR_NOMEM, "out of memory for the release times");
+    for (size_t i = 0; i < p->n; i++)
+      rel[i] = (p->cpu_slot[i] + 1.0) * m->o / m->tl;
+    mg_status st = mg_fair_finish_at(p, rel, p->work, err);
+    free(rel);
+    if (st != MG_OK) return st;
+  }
   for (size_t i = 0; i < p->n; i++) {
     double w;
-    if (p->fair) {
+    if (released) {
+      w = p->fixed[i] + p->work[i] * m->tl - (p->cpu_slot[i] + 1.0) * m->o;
+    } else if (p->fair) {
       w = p->fixed[i] + p->work[i] * m->tl; /* price_fair left the shares */
     } else if (m->contention == MG_CONT_SHARED) {
       /* its own latencies plus the load of the busiest arc it crosses */

@@ -59,11 +59,11 @@ static mg_status sim_begin(void *ctx, const mg_schedule_info *info, mg_err *err)
     return mg_fail(err, MG_ERR_INVALID, "exchange schedules have P = 1");
   MG_CHECK(mg_model_validate(&info->model, &info->topo, info->problem, err));
   MG_CHECK(mg_sim_state_bytes(info, &need, err));
-  s->async = info->model.timing == MG_TIMING_ASYNC;
+  s->async = info->model.timing != MG_TIMING_SYNC;
   uint64_t nitems = info->problem == MG_GOSSIP ? (uint64_t)info->topo.N * info->pieces : (uint64_t)s->N * s->N;
   if (s->async) {
     uint64_t more;
-    MG_CHECK(mg_async_state_bytes(info->problem, s->N, nitems, &more, err));
+    MG_CHECK(mg_async_state_bytes(info->model.timing, info->problem, s->N, nitems, &more, err));
     if (!mg_add_ok(need, more, &need))
       return mg_fail(err, MG_ERR_TOO_LARGE, "the simulator state with the asynchronous clock overflows 64 bits");
   }
@@ -91,7 +91,7 @@ static mg_status sim_begin(void *ctx, const mg_schedule_info *info, mg_err *err)
       !s->node_visit || !s->bus_stamp || !s->bus_user)
     return mg_fail(err, MG_ERR_NOMEM, "cannot allocate the simulator's bookkeeping");
   MG_CHECK(mg_pricer_init(&s->pricer, &info->model, &info->topo, err));
-  if (s->async) MG_CHECK(mg_async_init(&s->clock, info->problem, s->N, nitems, err));
+  if (s->async) MG_CHECK(mg_async_init(&s->clock, info->model.timing, info->problem, s->N, nitems, err));
   s->rep.verified = 0;
   s->t0 = mg_now();
 out:
