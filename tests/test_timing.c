@@ -81,6 +81,11 @@ static void line3_by_hand(void **state) {
    * 6.0, read at 6.25: the schedule takes 6.25 < 6.5 */
   assert_float_equal(line3(MODEL ",o=0.5,or=0.25,timing=async", &sync), 6.25, 1e-12);
   assert_float_equal(sync, 6.5, 1e-12);
+  /* ranks: node 1 enters round 1 when its round-0 messages are done, at
+   * 3.0 (its sends left by 1.0, its reads end at 2.75 and 3.0); node 0 at
+   * 2.75, node 2 at 3.25. 1->0 leaves 3.5 (node 0 is in), arrives 5.5,
+   * read at 5.75; 1->2 leaves 4.0 (node 2 is in since 3.25), read at 6.25 */
+  assert_float_equal(line3(MODEL ",o=0.5,or=0.25,timing=ranks", &sync), 6.25, 1e-12);
 }
 
 static double run_cost(const char *algo, mg_problem problem, const char *topo, const char *model, double *sync) {
@@ -112,6 +117,12 @@ static void ring4_pass_around(void **state) {
    * at 3.0, arrives at 5.0 */
   assert_float_equal(run_cost("ring", MG_GOSSIP, "ring:4", MODEL ",o=0.5", NULL), 5.5, 1e-12);
   assert_float_equal(run_cost("ring", MG_GOSSIP, "ring:4", MODEL ",o=0.5,timing=async", NULL), 5.0, 1e-12);
+  /* ranks: a node enters round 1 when both its round-0 reads are done
+   * (3.25 with or, 3.0 without) and sends from there: 3.25 + 0.5 + 2 +
+   * 0.25 = 6.0, and 3.0 + 0.5 + 2 = 5.5: the barrier costs nothing more
+   * on this symmetric schedule */
+  assert_float_equal(run_cost("ring", MG_GOSSIP, "ring:4", MODEL ",o=0.5,or=0.25,timing=ranks", NULL), 6.0, 1e-12);
+  assert_float_equal(run_cost("ring", MG_GOSSIP, "ring:4", MODEL ",o=0.5,timing=ranks", NULL), 5.5, 1e-12);
   /* without overheads the clocks agree on this schedule: 2 + 2 */
   assert_float_equal(run_cost("ring", MG_GOSSIP, "ring:4", MODEL ",timing=async", &sync), 4.0, 1e-12);
   assert_float_equal(sync, 4.0, 1e-12);
