@@ -139,7 +139,8 @@ typedef struct mg_model {
 void mg_model_default(mg_model *m);
 /* Applies "key=value,..." on top of *m (keys: switching, port, contention,
  * ts, td, tl, ell, o, or, timing). Rejects unknown keys, negative or
- * non-finite numbers. */
+ * non-finite numbers. "@FILE" reads the items from a file (one or more a
+ * line, "#" comments; MG_ERR_IO if it cannot be read). */
 mg_status mg_model_parse(const char *spec, mg_model *m, mg_err *err);
 /* The papers' units: ts=r, td=0, tl=1 (with L=1, costs are in t'_l). */
 mg_status mg_model_paper_units(mg_model *m, double r, mg_err *err);
@@ -530,6 +531,20 @@ mg_status mg_compare(const mg_problem_spec *pb, const mg_sim_opts *opts, int tun
  * allocation failure. Nothing is allocated for the caller. */
 mg_status mg_algo_auto(const mg_problem_spec *pb, const mg_sim_opts *opts, const mg_algo **algo, mg_params *ps,
                        size_t *verified, double *cost, mg_err *err);
+
+/* What `auto` chose and what came second. */
+typedef struct mg_auto_choice {
+  const mg_algo *algo;      /* the pick */
+  mg_params params;         /* its parameters as resolved (tuned) */
+  double cost;              /* its verified cost under the model's clock */
+  const mg_algo *runner_up; /* the next verified algorithm, NULL if none */
+  mg_params runner_up_params;
+  double runner_up_cost;
+  size_t verified; /* algorithms that verified */
+} mg_auto_choice;
+
+/* mg_algo_auto with the runner-up: the same selection, into *out. */
+mg_status mg_algo_auto_choice(const mg_problem_spec *pb, const mg_sim_opts *opts, mg_auto_choice *out, mg_err *err);
 
 /* ------------------------------------------------------------------ */
 /* Tables of the seed papers                                            */

@@ -5,7 +5,10 @@
  * 1 + 100 * 0.01 = 2. */
 #include "helpers.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MODEL "ts=1,tl=0.01"
 
@@ -201,10 +204,65 @@ static void async_bounds_and_size(void **state) {
   mg_report_free(&rep);
 }
 
+/* --model @FILE: key=value items over lines, blanks and # comments */
+static void model_file(void **state) {
+  (void)state;
+  char path[] = "/tmp/mg_test_model_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  assert_non_null(f);
+  fputs("# the SMPI Paragon, as measured\ncontention=fair\n\nts=1.7e-5, tl=5.966e-9   # per byte\no=0.00025,\n", f);
+  fclose(f);
+  char spec[64];
+  snprintf(spec, sizeof spec, "@%s", path);
+  mg_model m;
+  mg_err e;
+  mg_model_default(&m);
+  assert_int_equal(mg_model_parse(spec, &m, &e), MG_OK);
+  assert_int_equal(m.contention, MG_CONT_FAIR);
+  assert_float_equal(m.ts, 1.7e-5, 0);
+  assert_float_equal(m.tl, 5.966e-9, 0);
+  assert_float_equal(m.o, 2.5e-4, 0);
+  f = fopen(path, "w");
+  fputs("ts=1\nfoo=2\n", f);
+  fclose(f);
+  assert_int_equal(mg_model_parse(spec, &m, &e), MG_ERR_INVALID);
+  assert_non_null(strstr(e.msg, "foo"));
+  remove(path);
+  assert_int_equal(mg_model_parse(spec, &m, &e), MG_ERR_IO);
+}
+
+/* auto with its runner-up: at 256 B on the SMPI Paragon model the pick is
+ * Bruck (SMPI's best there too, docs/paragon.md), and the runner-up is
+ * another algorithm whose cost is its own run's */
+static void auto_runner_up(void **state) {
+  (void)state;
+  mg_problem_spec pb = th_problem(MG_GOSSIP, "torus:9x9", "contention=fair,ts=1.7e-5,tl=5.966e-9,o=0.00025", 256);
+  mg_auto_choice c;
+  mg_err e;
+  assert_int_equal(mg_algo_auto_choice(&pb, NULL, &c, &e), MG_OK);
+  assert_string_equal(c.algo->name, "mpi-allgather-bruck");
+  assert_non_null(c.runner_up);
+  assert_true(c.runner_up != c.algo);
+  assert_true(c.runner_up_cost >= c.cost);
+  mg_report rep;
+  assert_int_equal(mg_run(c.runner_up, &pb, &c.runner_up_params, NULL, &rep, &e), MG_OK);
+  assert_float_equal(rep.cost, c.runner_up_cost, 0);
+  mg_report_free(&rep);
+  const mg_algo *a;
+  mg_params ps;
+  double cost;
+  assert_int_equal(mg_algo_auto(&pb, NULL, &a, &ps, NULL, &cost, &e), MG_OK);
+  assert_ptr_equal(a, c.algo);
+  assert_float_equal(cost, c.cost, 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(parse_and_format), cmocka_unit_test(line3_by_hand),         cmocka_unit_test(ring4_pass_around),
-      cmocka_unit_test(shared_and_fair),  cmocka_unit_test(async_bounds_and_size),
+      cmocka_unit_test(shared_and_fair),  cmocka_unit_test(async_bounds_and_size), cmocka_unit_test(model_file),
+      cmocka_unit_test(auto_runner_up),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

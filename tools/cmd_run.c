@@ -23,7 +23,8 @@ static void help(void) {
          "  --bytes  gossip: bytes per node; exchange: bytes per block (default 1)\n"
          "  --algo auto  runs every registered algorithm of the problem (default gossip)\n"
          "           under the given model, picks the least verified cost and runs it;\n"
-         "           the output names the pick (JSON: \"algorithm\" and \"auto\": true)\n\n"
+         "           the output names the pick (JSON: \"algorithm\" and \"auto\": true) and\n"
+         "           the runner-up with its cost (JSON: \"runner_up\")\n\n"
          "examples:\n"
          "  meshgossip run --algo ring --topo ring:27 --r 2\n"
          "  meshgossip run --algo concentrate --topo ring:81 --r 10 --json\n"
@@ -54,6 +55,8 @@ int cmd_run(int argc, char **argv) {
   mg_sim_opts so;
   int is_auto = !strcmp(o.algo, "auto");
   size_t nverified = 0;
+  mg_auto_choice choice;
+  memset(&choice, 0, sizeof choice);
   if (is_auto) {
     mg_problem problem = MG_GOSSIP;
     if (o.problem && (st = mg_problem_parse(o.problem, &problem, &err)) != MG_OK) return cli_fail(st, &err);
@@ -61,7 +64,10 @@ int cmd_run(int argc, char **argv) {
     cli_sim_opts(&o, &so);
     mg_sim_opts quiet = so;
     quiet.progress = NULL;
-    if ((st = mg_algo_auto(&pb, &quiet, &a, &ps, &nverified, NULL, &err)) != MG_OK) return cli_fail(st, &err);
+    if ((st = mg_algo_auto_choice(&pb, &quiet, &choice, &err)) != MG_OK) return cli_fail(st, &err);
+    a = choice.algo;
+    ps = choice.params;
+    nverified = choice.verified;
   } else {
     if (o.problem) {
       fprintf(stderr, "meshgossip: --problem goes with --algo auto (a named algorithm has its problem)\n");
@@ -86,11 +92,23 @@ int cmd_run(int argc, char **argv) {
     if (is_auto) {
       json_object_set_new(j, "auto", json_true());
       json_object_set_new(j, "auto_verified", json_integer((json_int_t)nverified));
+      json_object_set_new(j, "runner_up",
+                          choice.runner_up
+                              ? json_pack("{s:s, s:o, s:f}", "algorithm", choice.runner_up->name, "params",
+                                          cli_params_json(&choice.runner_up_params), "cost", choice.runner_up_cost)
+                              : json_null());
     }
     cli_print_json(j);
   } else {
-    if (is_auto)
+    if (is_auto) {
       printf("auto           picked %s: the least verified cost of %zu algorithms that verify\n", a->name, nverified);
+      if (choice.runner_up) {
+        char rp[256];
+        printf("runner-up      %s%s%s at %.10g\n", choice.runner_up->name, choice.runner_up_params.n ? ":" : "",
+               choice.runner_up_params.n ? mg_params_format(&choice.runner_up_params, rp, sizeof rp) : "",
+               choice.runner_up_cost);
+      }
+    }
     cli_print_report(a->name, &ps, &pb, &rep);
   }
   int code = rep.verified ? EXIT_OK : EXIT_INVALID_SCHEDULE;

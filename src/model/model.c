@@ -103,8 +103,45 @@ static mg_status set_key(mg_model *m, const char *k, const char *v, mg_err *err)
   return MG_OK;
 }
 
+/* "@FILE": the spec is the file's key=value items, one or more a line
+ * (comma-separated), "#" to the end of a line a comment. */
+static mg_status parse_file(const char *path, mg_model *m, mg_err *err) {
+  FILE *f = fopen(path, "r");
+  if (!f) return mg_fail(err, MG_ERR_IO, "cannot read the model file '%s'", path);
+  char spec[512] = "", line[512];
+  size_t n = 0;
+  mg_status st = MG_OK;
+  while (fgets(line, sizeof line, f)) {
+    size_t len = strcspn(line, "#\r\n");
+    if (len == strlen(line) && !feof(f)) {
+      st = mg_fail(err, MG_ERR_INVALID, "model file '%s': a line longer than %zu characters", path, sizeof line - 2);
+      break;
+    }
+    line[len] = 0;
+    /* no key or value holds a blank: drop them, and trailing commas */
+    char *s = line, *w = line;
+    for (char *r = line; *r; r++)
+      if (*r != ' ' && *r != '\t') *w++ = *r;
+    while (w > line && w[-1] == ',')
+      w--;
+    *w = 0;
+    if (!*s) continue;
+    if (n + strlen(s) + 2 > sizeof spec) {
+      st = mg_fail(err, MG_ERR_INVALID, "model file '%s' is too long", path);
+      break;
+    }
+    n += (size_t)snprintf(spec + n, sizeof spec - n, "%s%s", n ? "," : "", s);
+  }
+  fclose(f);
+  if (st != MG_OK) return st;
+  if (n == 0) return mg_fail(err, MG_ERR_INVALID, "model file '%s' holds no key=value", path);
+  if (spec[0] == '@') return mg_fail(err, MG_ERR_INVALID, "model file '%s' names another file", path);
+  return mg_model_parse(spec, m, err);
+}
+
 mg_status mg_model_parse(const char *spec, mg_model *m, mg_err *err) {
   if (!spec) return MG_OK;
+  if (spec[0] == '@') return parse_file(spec + 1, m, err);
   char buf[512];
   if (strlen(spec) >= sizeof buf) return mg_fail(err, MG_ERR_INVALID, "model spec too long");
   strcpy(buf, spec);
