@@ -17,17 +17,22 @@
 #
 # usage: bench/model_accuracy.sh [MESHGOSSIP] [CSV]
 #   MODEL="contention=shared,ts=...,o=...,tl=..." overrides the model.
-# The default model is the machine's as measured, not fitted to these cells:
+# The default model is the machine as SimGrid is configured for the
+# experiment (bench/paragon/run.sh, SimGrid 3.32's defaults), not fitted to
+# these cells (docs/models.md):
+#   contention=fair  SimGrid shares links max-min fairly;
 #   o  = 2.5e-4   SMPI's send overhead (smpi/os, smpi/ois), on the sender's CPU;
 #   or = 0        SMPI charges nothing on the receiver (smpi/or is 0);
-#   tl = 5.966e-9 the 1D-send slope of bench/paragon/results/calibrate_9x9.txt
-#                 (175 MB/s times SMPI's bandwidth factor);
-#   ts = 1.7e-5   its intercept 2.67e-4 minus o (latency of a lone message).
+#   tl = 5.714e-9 the links' 175 MB/s;
+#   bwf=...       SMPI's default smpi/bw-factor, by message size;
+#   ts = 5e-6     what a lone message takes beyond o and its bytes in the
+#                 1D-send calibration (results/calibrate_9x9.txt: 4 .. 6 us).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 mg=${1:-$here/../build/meshgossip}
 csv=${2:-$here/paragon/results/results.csv}
-model=${MODEL:-contention=shared,ts=1.7e-5,td=0,tl=5.966e-9,o=0.00025}
+smpi_bwf="0:0.812084;257:0.338112;732:0.341987;1426:0.608902;3484:0.77493;5776:1.08739;9376:0.58729;15424:0.697866;65472:0.940694"
+model=${MODEL:-contention=fair,ts=5e-6,td=0,tl=5.714e-9,o=0.00025,bwf=$smpi_bwf}
 [ -x "$mg" ] || { echo "model_accuracy: no meshgossip at $mg (build first)" >&2; exit 2; }
 
 cost() { # algo topo bytes timing -> predicted seconds (empty if refused)

@@ -204,6 +204,27 @@ static void async_bounds_and_size(void **state) {
   mg_report_free(&rep);
 }
 
+/* bwf: a message's bandwidth by its size, SimGrid's smpi/bw-factor */
+static void bandwidth_factor(void **state) {
+  (void)state;
+  mg_model m;
+  mg_err e;
+  char buf[256];
+  mg_model_default(&m);
+  assert_int_equal(mg_model_parse("bwf=64:0.5;0:1", &m, &e), MG_OK);
+  assert_int_equal(m.nbwf, 2);
+  assert_string_equal(mg_model_format(&m, buf, sizeof buf),
+                      "switching=wormhole,port=all,contention=strict,ts=1,td=0,tl=0,ell=0,bwf=0:1;64:0.5");
+  const char *bad[] = {"bwf=", "bwf=64", "bwf=64:0", "bwf=64:-1", "bwf=x:1", "bwf=1:1;1:2"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+    assert_int_equal(mg_model_parse(bad[i], &m, &e), MG_ERR_INVALID);
+  /* line:2, one message of 100 B at half the bandwidth: 1 + 100 * 0.01 / 0.5
+   * = 3; of 50 B at full: 1.5 */
+  assert_float_equal(run_cost("ring", MG_GOSSIP, "line:2", MODEL ",bwf=0:1;64:0.5", NULL), 3, 1e-12);
+  mg_problem_spec pb = th_problem(MG_GOSSIP, "line:2", MODEL ",bwf=0:1;64:0.5", 50);
+  assert_float_equal(th_cost("ring", &pb), 1.5, 1e-12);
+}
+
 /* --model @FILE: key=value items over lines, blanks and # comments */
 static void model_file(void **state) {
   (void)state;
@@ -262,7 +283,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(parse_and_format), cmocka_unit_test(line3_by_hand),         cmocka_unit_test(ring4_pass_around),
       cmocka_unit_test(shared_and_fair),  cmocka_unit_test(async_bounds_and_size), cmocka_unit_test(model_file),
-      cmocka_unit_test(auto_runner_up),
+      cmocka_unit_test(bandwidth_factor), cmocka_unit_test(auto_runner_up),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -165,6 +165,11 @@ json_t *cli_model_json(const mg_model *m) {
   if (m->o != 0) json_object_set_new(j, "o", json_real(m->o));
   if (m->orecv != 0) json_object_set_new(j, "or", json_real(m->orecv));
   if (m->timing != MG_TIMING_SYNC) json_object_set_new(j, "timing", json_string(mg_timing_name(m->timing)));
+  if (m->nbwf) {
+    char buf[1024], *b;
+    mg_model_format(m, buf, sizeof buf);
+    if ((b = strstr(buf, ",bwf="))) json_object_set_new(j, "bwf", json_string(b + 5));
+  }
   return j;
 }
 

@@ -76,6 +76,37 @@ static mg_status set_key(mg_model *m, const char *k, const char *v, mg_err *err)
     m->ell = e;
     return MG_OK;
   }
+  if (!strcmp(k, "bwf")) {
+    /* T:F;T:F;... thresholds in bytes, factors > 0; kept sorted */
+    char tmp[512];
+    if (strlen(v) >= sizeof tmp) return mg_fail(err, MG_ERR_INVALID, "bwf: too long");
+    strcpy(tmp, v);
+    int n = 0;
+    char *save = NULL;
+    for (char *it = strtok_r(tmp, ";", &save); it; it = strtok_r(NULL, ";", &save)) {
+      char *colon = strchr(it, ':');
+      uint64_t at;
+      double f;
+      if (!colon) return mg_fail(err, MG_ERR_INVALID, "bwf: '%s' is not BYTES:FACTOR", it);
+      *colon = 0;
+      if (!mg_parse_u64(it, &at) || !mg_parse_double(colon + 1, &f) || !(f > 0))
+        return mg_fail(err, MG_ERR_INVALID, "bwf: '%s:%s' needs a whole number of bytes and a factor > 0", it,
+                       colon + 1);
+      if (n == MG_MAX_BWF) return mg_fail(err, MG_ERR_INVALID, "bwf: at most %d steps", MG_MAX_BWF);
+      int j = n++;
+      for (; j > 0 && m->bwf_at[j - 1] > at; j--)
+        m->bwf_at[j] = m->bwf_at[j - 1], m->bwf[j] = m->bwf[j - 1];
+      if (j > 0 && m->bwf_at[j - 1] == at)
+        return mg_fail(err, MG_ERR_INVALID, "bwf: %llu bytes given twice", (unsigned long long)at);
+      m->bwf_at[j] = at;
+      m->bwf[j] = f;
+    }
+    if (n == 0) return mg_fail(err, MG_ERR_INVALID, "bwf: give BYTES:FACTOR;...");
+    for (int j = n; j < MG_MAX_BWF; j++)
+      m->bwf_at[j] = 0, m->bwf[j] = 0;
+    m->nbwf = n;
+    return MG_OK;
+  }
   if (!strcmp(k, "timing")) {
     if (!strcmp(v, "sync"))
       m->timing = MG_TIMING_SYNC;
@@ -167,8 +198,19 @@ char *mg_model_format(const mg_model *m, char *buf, size_t len) {
    * every model of the papers prints as it always did */
   if (m->o != 0 && n < len) n += (size_t)snprintf(buf + n, len - n, ",o=%.17g", m->o);
   if (m->orecv != 0 && n < len) n += (size_t)snprintf(buf + n, len - n, ",or=%.17g", m->orecv);
-  if (m->timing != MG_TIMING_SYNC && n < len) snprintf(buf + n, len - n, ",timing=%s", mg_timing_name(m->timing));
+  if (m->timing != MG_TIMING_SYNC && n < len)
+    n += (size_t)snprintf(buf + n, len - n, ",timing=%s", mg_timing_name(m->timing));
+  for (int j = 0; j < m->nbwf && n < len; j++)
+    n += (size_t)snprintf(buf + n, len - n, "%s%llu:%.15g", j ? ";" : ",bwf=", (unsigned long long)m->bwf_at[j],
+                          m->bwf[j]);
   return buf;
+}
+
+double mg_model_wire_bytes(const mg_model *m, double bytes) {
+  double f = 1;
+  for (int j = 0; j < m->nbwf && (double)m->bwf_at[j] <= bytes; j++)
+    f = m->bwf[j];
+  return bytes / f;
 }
 
 mg_status mg_model_validate(const mg_model *m, const mg_topo *t, mg_problem problem, mg_err *err) {
@@ -183,8 +225,8 @@ mg_status mg_model_validate(const mg_model *m, const mg_topo *t, mg_problem prob
   if (m->contention == MG_CONT_FAIR && m->switching == MG_SW_SAF)
     return mg_fail(err, MG_ERR_INVALID, "contention=fair is defined for wormhole and circuit switching");
   /* Fujita's bus step is one start-up per round, whatever is on the bus */
-  if (m->switching == MG_SW_BUS && (m->o != 0 || m->orecv != 0 || m->timing != MG_TIMING_SYNC))
+  if (m->switching == MG_SW_BUS && (m->o != 0 || m->orecv != 0 || m->timing != MG_TIMING_SYNC || m->nbwf))
     return mg_fail(err, MG_ERR_INVALID,
-                   "o, or and timing=async|ranks are defined for wormhole, circuit and saf switching");
+                   "o, or, bwf and timing=async|ranks are defined for wormhole, circuit and saf switching");
   return MG_OK;
 }

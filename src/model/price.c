@@ -108,6 +108,7 @@ mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint32_t dst, uint64_t hops,
                         size_t narcs, mg_err *err) {
   const mg_model *m = &p->m;
   size_t i = p->n;
+  if (m->nbwf) bytes = mg_model_wire_bytes(m, bytes); /* a slower message weighs more */
   for (size_t k = 0; k < narcs; k++) {
     uint64_t a = arcs[k];
     if (p->arc_stamp[a] != p->stamp) {

@@ -73,6 +73,9 @@ static mg_status ex_begin(void *ctx, const mg_schedule_info *info, mg_err *err) 
   if (m->o != 0) fprintf(f, ", \"o\": %.17g", m->o);
   if (m->orecv != 0) fprintf(f, ", \"or\": %.17g", m->orecv);
   if (m->timing != MG_TIMING_SYNC) fprintf(f, ", \"timing\": \"%s\"", mg_timing_name(m->timing));
+  for (int j = 0; j < m->nbwf; j++)
+    fprintf(f, "%s%llu:%.17g", j ? ";" : ", \"bwf\": \"", (unsigned long long)m->bwf_at[j], m->bwf[j]);
+  if (m->nbwf) fputc('"', f);
   fprintf(f, "},\n \"bytes\": %.17g, \"pieces\": %u,\n \"rounds\": [", info->bytes, info->pieces);
   return MG_OK;
 }
