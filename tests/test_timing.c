@@ -225,6 +225,33 @@ static void bandwidth_factor(void **state) {
   assert_float_equal(th_cost("ring", &pb), 1.5, 1e-12);
 }
 
+/* the schedule file keeps o, or, the clock and bwf; verify replays them */
+static void file_roundtrip(void **state) {
+  (void)state;
+  char path[] = "/tmp/mg_test_timing_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  const char *model =
+      "contention=fair,ts=5e-6,tl=5.714e-9,o=0.00025,or=1e-6,timing=async,bwf=0:0.812084;257:0.338112;732:0.341987;"
+      "1426:0.608902;3484:0.77493;5776:1.08739;9376:0.58729;15424:0.697866;65472:0.940694";
+  mg_problem_spec pb = th_problem(MG_GOSSIP, "torus:4x4", model, 4096);
+  mg_report rep, back;
+  mg_schedule_info info;
+  mg_err e;
+  char disagree[256] = "";
+  assert_int_equal(mg_export(mg_algo_find("mpi-allgather-bruck"), &pb, NULL, path, NULL, &rep, &e), MG_OK);
+  assert_int_equal(mg_verify_file(path, NULL, &back, &info, disagree, sizeof disagree, &e), MG_OK);
+  assert_string_equal(disagree, "");
+  assert_float_equal(back.cost, rep.cost, 0);
+  assert_float_equal(back.cost_sync, rep.cost_sync, 0);
+  assert_true(rep.cost <= rep.cost_sync * (1 + 1e-12)); /* Bruck: every round needs the last */
+  assert_memory_equal(&info.model, &pb.model, sizeof info.model);
+  mg_report_free(&rep);
+  mg_report_free(&back);
+  remove(path);
+}
+
 /* --model @FILE: key=value items over lines, blanks and # comments */
 static void model_file(void **state) {
   (void)state;
@@ -283,7 +310,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(parse_and_format), cmocka_unit_test(line3_by_hand),         cmocka_unit_test(ring4_pass_around),
       cmocka_unit_test(shared_and_fair),  cmocka_unit_test(async_bounds_and_size), cmocka_unit_test(model_file),
-      cmocka_unit_test(bandwidth_factor), cmocka_unit_test(auto_runner_up),
+      cmocka_unit_test(bandwidth_factor), cmocka_unit_test(file_roundtrip),        cmocka_unit_test(auto_runner_up),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

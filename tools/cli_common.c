@@ -252,7 +252,7 @@ void cli_print_json(json_t *j) {
 }
 
 void cli_print_report(const char *algo, const mg_params *ps, const mg_problem_spec *pb, const mg_report *rep) {
-  char topo[128], model[256], params[256];
+  char topo[128], model[768], params[256];
   printf("algorithm      %s%s%s\n", algo, ps && ps->n ? ":" : "",
          ps && ps->n ? mg_params_format(ps, params, sizeof params) : "");
   printf("problem        %s on %s, %g bytes%s\n", mg_problem_name(pb->problem),

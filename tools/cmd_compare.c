@@ -172,7 +172,7 @@ int cmd_compare(int argc, char **argv) {
     json_object_set_new(j, "lower_bound", json_real(b.lower_bound));
     cli_print_json(j);
   } else {
-    char model[256];
+    char model[768];
     printf("%s on %s, %g bytes, %s\n", mg_problem_name(problem), mg_topo_format(&pb.topo, topo, sizeof topo), pb.bytes,
            mg_model_format(&pb.model, model, sizeof model));
     printf("lower bound %.10g\n\n%-4s %-24s %14s %8s %8s  %s\n", b.lower_bound, "", "algorithm", "cost", "rounds",
