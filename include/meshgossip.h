@@ -115,7 +115,17 @@ typedef enum mg_port { MG_PORT_ALL = 0, MG_PORT_ONE } mg_port;
  * shared, a round costs max(ts + hops*td) + busiest-arc bytes*tl; fair:
  * arcs shared max-min fairly among the flows of a round (docs/models.md). */
 typedef enum mg_contention { MG_CONT_STRICT = 0, MG_CONT_SHARED, MG_CONT_FAIR } mg_contention;
+/* sync: rounds end at a global barrier, a schedule costs the sum of its
+ * rounds; async: every transfer starts when the items it carries have
+ * arrived at its sender and its sender's CPU is free, and the schedule
+ * costs its last finish; ranks: every node runs the rounds in order with
+ * no barrier, as an MPI executor does (post the round's receives, send,
+ * wait for all): a node's round starts when its previous round's messages
+ * are done, a message moves once its receiver has entered the round
+ * (docs/models.md). The rules do not change, only the clock. */
+typedef enum mg_timing { MG_TIMING_SYNC = 0, MG_TIMING_ASYNC, MG_TIMING_RANKS } mg_timing;
 
+#define MG_MAX_BWF 16
 typedef struct mg_model {
   mg_switching switching;
   mg_port port;
@@ -124,16 +134,32 @@ typedef struct mg_model {
   double td;    /* time per hop (s) */
   double tl;    /* time per byte (s) */
   uint64_t ell; /* bus: at most ell items per message; 0 = unbounded */
+  /* LogGP-style CPU overheads (docs/models.md): o seconds of the sender's
+   * CPU per message (a node's messages leave one after the other), or of
+   * the receiver's per message received. 0 = none (the papers' models). */
+  double o, orecv;
+  mg_timing timing;
+  /* bandwidth by message size ("bwf=T:F;T:F;..."): a message of b bytes
+   * moves at factor F of 1/tl, F that of the largest threshold T <= b (1
+   * below the smallest), as SimGrid's smpi/bw-factor. nbwf = 0: none. */
+  int nbwf;
+  uint64_t bwf_at[MG_MAX_BWF];
+  double bwf[MG_MAX_BWF];
 } mg_model;
 
 /* Defaults: wormhole, all-port, strict, ts=1, td=0, tl=0, ell=0. */
 void mg_model_default(mg_model *m);
 /* Applies "key=value,..." on top of *m (keys: switching, port, contention,
- * ts, td, tl, ell). Rejects unknown keys, negative or non-finite numbers. */
+ * ts, td, tl, ell, o, or, timing, bwf). Rejects unknown keys, negative or
+ * non-finite numbers. "@FILE" reads the items from a file (one or more a
+ * line, "#" comments; MG_ERR_IO if it cannot be read). */
 mg_status mg_model_parse(const char *spec, mg_model *m, mg_err *err);
 /* The papers' units: ts=r, td=0, tl=1 (with L=1, costs are in t'_l). */
 mg_status mg_model_paper_units(mg_model *m, double r, mg_err *err);
+/* "switching=..,ell=N", then ",o=..", ",or=..", ",timing=..", ",bwf=.."
+ * only where they differ from the defaults. */
 char *mg_model_format(const mg_model *m, char *buf, size_t len);
+const char *mg_timing_name(mg_timing t);
 const char *mg_switching_name(mg_switching s);
 const char *mg_port_name(mg_port p);
 const char *mg_contention_name(mg_contention c);
@@ -328,6 +354,11 @@ typedef struct mg_report {
   uint64_t peak_rss_bytes;
   double *round_costs; /* owned; one per round */
   size_t n_round_costs;
+  /* the round-by-round (barrier) clock's time, the sum of round_costs;
+   * equals cost under timing=sync. Under timing=async, cost is the last
+   * finish of the asynchronous clock (ranks: of the ranks' clock) and the
+   * cost terms stay the synchronous ones. */
+  double cost_sync;
 } mg_report;
 
 void mg_report_free(mg_report *rep);
@@ -512,6 +543,20 @@ mg_status mg_compare(const mg_problem_spec *pb, const mg_sim_opts *opts, int tun
  * allocation failure. Nothing is allocated for the caller. */
 mg_status mg_algo_auto(const mg_problem_spec *pb, const mg_sim_opts *opts, const mg_algo **algo, mg_params *ps,
                        size_t *verified, double *cost, mg_err *err);
+
+/* What `auto` chose and what came second. */
+typedef struct mg_auto_choice {
+  const mg_algo *algo;      /* the pick */
+  mg_params params;         /* its parameters as resolved (tuned) */
+  double cost;              /* its verified cost under the model's clock */
+  const mg_algo *runner_up; /* the next verified algorithm, NULL if none */
+  mg_params runner_up_params;
+  double runner_up_cost;
+  size_t verified; /* algorithms that verified */
+} mg_auto_choice;
+
+/* mg_algo_auto with the runner-up: the same selection, into *out. */
+mg_status mg_algo_auto_choice(const mg_problem_spec *pb, const mg_sim_opts *opts, mg_auto_choice *out, mg_err *err);
 
 /* ------------------------------------------------------------------ */
 /* Tables of the seed papers                                            */

@@ -11,7 +11,7 @@
 enum { EXIT_OK = 0, EXIT_INVALID_SCHEDULE = 1, EXIT_USAGE = 2, EXIT_TOO_LARGE = 3 };
 
 typedef struct cli_opts {
-  const char *algo, *topo, *model, *problem, *export_path, *file, *sizes;
+  const char *algo, *topo, *model, *problem, *export_path, *file, *sizes, *timing;
   const char *engine, *export_ti; /* --engine, --export-ti */
   double r, bytes;
   int have_r, have_bytes, json, help;

@@ -99,6 +99,8 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed) {
       o->export_ti = v;
     else if (!strcmp(name, "format"))
       o->format = v;
+    else if (!strcmp(name, "timing"))
+      o->timing = v;
     else if (!strcmp(name, "r")) {
       if (!parse_double(v, &o->r) || o->r < 0) {
         fprintf(stderr, "meshgossip: --r must be a finite number >= 0, not '%s'\n", v);
@@ -140,6 +142,11 @@ mg_status cli_problem(const cli_opts *o, mg_problem problem, mg_problem_spec *pb
   if (o->have_r && o->model) return usage_error(err, "give either --model or --r, not both");
   if (o->have_r && (st = mg_model_paper_units(&pb->model, o->r, err)) != MG_OK) return st;
   if (o->model && (st = mg_model_parse(o->model, &pb->model, err)) != MG_OK) return st;
+  if (o->timing) {
+    char spec[64];
+    snprintf(spec, sizeof spec, "timing=%s", o->timing);
+    if ((st = mg_model_parse(spec, &pb->model, err)) != MG_OK) return st;
+  }
   if (o->have_bytes) pb->bytes = o->bytes;
   return MG_OK;
 }
@@ -230,9 +237,18 @@ void cli_sim_opts(const cli_opts *o, mg_sim_opts *so) {
 }
 
 json_t *cli_model_json(const mg_model *m) {
-  return json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:I}", "switching", mg_switching_name(m->switching), "port",
-                   mg_port_name(m->port), "contention", mg_contention_name(m->contention), "ts", m->ts, "td", m->td,
-                   "tl", m->tl, "ell", (json_int_t)m->ell);
+  json_t *j = json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:I}", "switching", mg_switching_name(m->switching), "port",
+                        mg_port_name(m->port), "contention", mg_contention_name(m->contention), "ts", m->ts, "td",
+                        m->td, "tl", m->tl, "ell", (json_int_t)m->ell);
+  if (m->o != 0) json_object_set_new(j, "o", json_real(m->o));
+  if (m->orecv != 0) json_object_set_new(j, "or", json_real(m->orecv));
+  if (m->timing != MG_TIMING_SYNC) json_object_set_new(j, "timing", json_string(mg_timing_name(m->timing)));
+  if (m->nbwf) {
+    char buf[1024], *b;
+    mg_model_format(m, buf, sizeof buf);
+    if ((b = strstr(buf, ",bwf="))) json_object_set_new(j, "bwf", json_string(b + 5));
+  }
+  return j;
 }
 
 json_t *cli_params_json(const mg_params *ps) {
@@ -282,6 +298,13 @@ json_t *cli_report_json(const char *algo, const mg_params *ps, const mg_problem_
   json_object_set_new(o, "rounds", json_integer(rep->rounds));
   json_object_set_new(o, "startups", json_integer(rep->startups));
   json_object_set_new(o, "cost", json_real(rep->cost));
+  if (pb->model.timing != MG_TIMING_SYNC) {
+    char key[32];
+    snprintf(key, sizeof key, "cost_%s", mg_timing_name(pb->model.timing));
+    json_object_set_new(o, "timing", json_string(mg_timing_name(pb->model.timing)));
+    json_object_set_new(o, key, json_real(rep->cost));
+    json_object_set_new(o, "cost_sync", json_real(rep->cost_sync));
+  }
   json_object_set_new(
       o, "cost_terms",
       json_pack("{s:f, s:f, s:f}", "startup", rep->cost_startup, "hop", rep->cost_hop, "transfer", rep->cost_transfer));
@@ -347,7 +370,7 @@ void cli_print_json(json_t *j) {
 }
 
 void cli_print_report(const char *algo, const mg_params *ps, const mg_problem_spec *pb, const mg_report *rep) {
-  char topo[128], model[256], params[256];
+  char topo[128], model[768], params[256];
   printf("algorithm      %s%s%s\n", algo, ps && ps->n ? ":" : "",
          ps && ps->n ? mg_params_format(ps, params, sizeof params) : "");
   char by[32];
@@ -360,12 +383,19 @@ void cli_print_report(const char *algo, const mg_params *ps, const mg_problem_sp
   else
     printf("verified       NO: %s [%s]\n", rep->violation.msg, mg_rule_name(rep->violation.rule));
   printf("rounds         %lld (%lld with transfers)\n", (long long)rep->rounds, (long long)rep->startups);
-  char a[32], b[32], c[32], d[32];
+  char a[32], b[32], c[32], d[32], e[32];
   /* a schedule that broke a rule has no cost: print none */
   if (rep->verified) {
-    printf("cost           %s (start-up %s, hop %s, transfer %s)\n", mg_fmt_double(rep->cost, a, sizeof a),
-           mg_fmt_double(rep->cost_startup, b, sizeof b), mg_fmt_double(rep->cost_hop, c, sizeof c),
-           mg_fmt_double(rep->cost_transfer, d, sizeof d));
+    if (pb->model.timing != MG_TIMING_SYNC)
+      printf("cost           %s under timing=%s (the last finish); %s under timing=sync (start-up %s, hop %s, "
+             "transfer %s)\n",
+             mg_fmt_double(rep->cost, a, sizeof a), mg_timing_name(pb->model.timing),
+             mg_fmt_double(rep->cost_sync, e, sizeof e), mg_fmt_double(rep->cost_startup, b, sizeof b),
+             mg_fmt_double(rep->cost_hop, c, sizeof c), mg_fmt_double(rep->cost_transfer, d, sizeof d));
+    else
+      printf("cost           %s (start-up %s, hop %s, transfer %s)\n", mg_fmt_double(rep->cost, a, sizeof a),
+             mg_fmt_double(rep->cost_startup, b, sizeof b), mg_fmt_double(rep->cost_hop, c, sizeof c),
+             mg_fmt_double(rep->cost_transfer, d, sizeof d));
     printf("lower bound    %s (ratio %.4f)\n", mg_fmt_double(rep->lower_bound, a, sizeof a), rep->ratio_to_bound);
   }
   printf("transfers      %llu, %s bytes moved, busiest arc %s bytes\n", (unsigned long long)rep->transfers,

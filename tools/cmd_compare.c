@@ -124,12 +124,12 @@ static int sweep(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, con
 int cmd_compare(int argc, char **argv) {
   cli_opts o;
   mg_err err = {{0}};
-  if (!cli_parse(argc, argv, &o, " problem topo model r bytes sizes plot json all mem-limit engine "))
+  if (!cli_parse(argc, argv, &o, " problem topo model r bytes sizes plot json all mem-limit engine timing "))
     return EXIT_USAGE;
   if (o.help) {
     printf("usage: meshgossip compare --problem gossip|exchange --topo SPEC [--model SPEC | --r R]\n"
            "                          [--bytes L | --sizes LIST [--plot FILE.svg]] [--json] [--all]\n"
-           "                          [--engine simgrid[:...]]\n\n"
+           "                          [--timing sync|async|ranks] [--engine simgrid[:...]]\n\n"
            "Runs every registered algorithm of the problem that applies to the topology\n"
            "and model (tunable ones tuned), verifies each, and ranks them by cost beside\n"
            "the lower bound. Algorithms that do not apply are named in one line at the\n"
@@ -230,7 +230,7 @@ int cmd_compare(int argc, char **argv) {
     json_object_set_new(j, "lower_bound", json_real(b.lower_bound));
     cli_print_json(j);
   } else {
-    char model[256];
+    char model[768];
     char by[32];
     printf("%s on %s, %s bytes, %s\n", mg_problem_name(problem), mg_topo_format(&pb.topo, topo, sizeof topo),
            mg_fmt_double(pb.bytes, by, sizeof by), mg_model_format(&pb.model, model, sizeof model));

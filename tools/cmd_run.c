@@ -8,6 +8,7 @@
 static void help(void) {
   printf("usage: meshgossip run --algo NAME[:k=v,...] --topo SPEC [--model SPEC | --r R] [--bytes L]\n"
          "                      [--json] [--export FILE|- [--format json|msccl|goal]] [--mem-limit BYTES]\n"
+         "                      [--timing sync|async|ranks]\n"
          "                      [--engine model|simgrid[:o=S,or=S,sync=data|rank,network=cm02|smpi]]\n"
          "                      [--export-ti DIR]\n"
          "       meshgossip run --algo auto [--problem gossip|exchange] --topo SPEC ...\n\n"
@@ -18,6 +19,10 @@ static void help(void) {
          "  --topo   ring:N | line:N | torus:AxB.. | mesh:AxB.. | meshbus:N\n"
          "  --model  switching=wormhole|circuit|saf|bus,port=all|one,contention=strict|shared|fair,\n"
          "           ts=S,td=S,tl=S,ell=K   (defaults: wormhole, all, strict, ts=1, td=0, tl=0)\n"
+         "           o=S,or=S  sender / receiver CPU seconds per message (default 0)\n"
+         "  --timing sync|async|ranks  sync: rounds end at a barrier (default); async:\n"
+         "           a transfer starts when its items and its sender's CPU are ready;\n"
+         "           ranks: each node runs its rounds in order, as an MPI executor\n"
          "  --r R    the papers' units: ts=R, td=0, tl=1 and L=1 (costs in t'_l)\n"
          "  --bytes  gossip: bytes per node; exchange: bytes per block (default 1)\n"
          "  --export FILE  the verified schedule, written only if it verifies ('-': stdout);\n"
@@ -25,10 +30,11 @@ static void help(void) {
          "           (LogGOPSim's GOAL), else taken from FILE's extension .json, .xml, .goal\n"
          "  --algo auto  runs every registered algorithm of the problem (default gossip)\n"
          "           under the given model, picks the least verified cost and runs it;\n"
-         "           the output names the pick (JSON: \"algorithm\" and \"auto\": true)\n"
+         "           the output names the pick (JSON: \"algorithm\" and \"auto\": true) and\n"
+         "           the runner-up with its cost (JSON: \"runner_up\")\n"
          "  --engine simgrid  also replays the verified schedule on SimGrid's flow-level\n"
          "           network (S4U; docs/engine.md) and prints its time beside the model's;\n"
-         "           o/or: sender/receiver CPU seconds per message (o defaults to ts)\n"
+         "           o/or: sender/receiver CPU seconds per message (o defaults to the model's o, else ts)\n"
          "  --export-ti DIR  SimGrid time-independent traces, one per rank, for\n"
          "           smpirun -replay DIR/traces.txt\n\n"
          "examples:\n"
@@ -42,7 +48,8 @@ static void help(void) {
 int cmd_run(int argc, char **argv) {
   cli_opts o;
   mg_err err = {{0}};
-  if (!cli_parse(argc, argv, &o, " algo problem topo model r bytes json export format mem-limit engine export-ti "))
+  if (!cli_parse(argc, argv, &o,
+                 " algo problem topo model r bytes json export format mem-limit engine export-ti timing "))
     return EXIT_USAGE;
   if (o.help) {
     help();
@@ -69,6 +76,8 @@ int cmd_run(int argc, char **argv) {
   mg_sim_opts so;
   int is_auto = !strcmp(o.algo, "auto");
   size_t nverified = 0;
+  mg_auto_choice choice;
+  memset(&choice, 0, sizeof choice);
   if (is_auto) {
     mg_problem problem = MG_GOSSIP;
     if (o.problem && (st = mg_problem_parse(o.problem, &problem, &err)) != MG_OK) return cli_fail(st, &err);
@@ -76,7 +85,10 @@ int cmd_run(int argc, char **argv) {
     cli_sim_opts(&o, &so);
     mg_sim_opts quiet = so;
     quiet.progress = NULL;
-    if ((st = mg_algo_auto(&pb, &quiet, &a, &ps, &nverified, NULL, &err)) != MG_OK) return cli_fail(st, &err);
+    if ((st = mg_algo_auto_choice(&pb, &quiet, &choice, &err)) != MG_OK) return cli_fail(st, &err);
+    a = choice.algo;
+    ps = choice.params;
+    nverified = choice.verified;
   } else {
     if (o.problem) {
       fprintf(stderr, "meshgossip: --problem goes with --algo auto (a named algorithm has its problem)\n");
@@ -127,13 +139,25 @@ int cmd_run(int argc, char **argv) {
     if (is_auto) {
       json_object_set_new(j, "auto", json_true());
       json_object_set_new(j, "auto_verified", json_integer((json_int_t)nverified));
+      json_object_set_new(j, "runner_up",
+                          choice.runner_up
+                              ? json_pack("{s:s, s:o, s:f}", "algorithm", choice.runner_up->name, "params",
+                                          cli_params_json(&choice.runner_up_params), "cost", choice.runner_up_cost)
+                              : json_null());
     }
     if (trace) json_object_set_new(j, "utilisation", cli_utilisation_json(trace));
     if (eres.ran) json_object_set_new(j, "engine", cli_engine_json(&eres));
     cli_print_json(j);
   } else {
-    if (is_auto)
+    if (is_auto) {
       printf("auto           picked %s: the least verified cost of %zu algorithms that verify\n", a->name, nverified);
+      if (choice.runner_up) {
+        char rp[256];
+        printf("runner-up      %s%s%s at %.10g\n", choice.runner_up->name, choice.runner_up_params.n ? ":" : "",
+               choice.runner_up_params.n ? mg_params_format(&choice.runner_up_params, rp, sizeof rp) : "",
+               choice.runner_up_cost);
+      }
+    }
     cli_print_report(a->name, &ps, &pb, &rep);
     if (trace) cli_print_utilisation(trace);
     if (eres.ran) cli_print_engine(&eres, &rep);

@@ -78,22 +78,39 @@ mg_status mg_compare(const mg_problem_spec *pb, const mg_sim_opts *opts, int tun
 
 mg_status mg_algo_auto(const mg_problem_spec *pb, const mg_sim_opts *opts, const mg_algo **algo, mg_params *ps,
                        size_t *verified, double *cost, mg_err *err) {
+  mg_auto_choice c;
+  mg_status st = mg_algo_auto_choice(pb, opts, &c, err);
+  if (verified) *verified = c.verified;
+  if (st != MG_OK) return st;
+  *algo = c.algo;
+  *ps = c.params;
+  if (cost) *cost = c.cost;
+  return MG_OK;
+}
+
+mg_status mg_algo_auto_choice(const mg_problem_spec *pb, const mg_sim_opts *opts, mg_auto_choice *out, mg_err *err) {
   mg_compare_row *rows = NULL;
   size_t n = 0, nv = 0;
+  memset(out, 0, sizeof *out);
   mg_status st = mg_compare(pb, opts, 1, &rows, &n, err);
   if (st != MG_OK) return st;
   for (size_t i = 0; i < n; i++)
     nv += !rows[i].refused && rows[i].rep.verified;
-  if (verified) *verified = nv;
+  out->verified = nv;
   /* the rows are sorted: verified ones first, by cost */
   if (n == 0 || rows[0].refused || !rows[0].rep.verified) {
     char topo[128];
     st = mg_fail(err, MG_ERR_UNSUPPORTED, "no registered %s algorithm verifies on %s under this model",
                  mg_problem_name(pb->problem), mg_topo_format(&pb->topo, topo, sizeof topo));
   } else {
-    *algo = rows[0].algo;
-    *ps = rows[0].params;
-    if (cost) *cost = rows[0].rep.cost;
+    out->algo = rows[0].algo;
+    out->params = rows[0].params;
+    out->cost = rows[0].rep.cost;
+    if (n > 1 && !rows[1].refused && rows[1].rep.verified) {
+      out->runner_up = rows[1].algo;
+      out->runner_up_params = rows[1].params;
+      out->runner_up_cost = rows[1].rep.cost;
+    }
   }
   for (size_t i = 0; i < n; i++)
     mg_report_free(&rows[i].rep);

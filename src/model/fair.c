@@ -10,13 +10,21 @@
  * compares the two on rounds of the MPI baselines). The pricer then
  * prices the round as max over its transfers of ts + hops*td + finish*tl
  * (docs/models.md). Cost: one sharing per flow end, each O(arcs touched x
- * bottleneck levels + route lengths). */
+ * bottleneck levels + route lengths).
+ *
+ * With release times (mg_fair_finish_at: a sender's CPU lets its messages
+ * go one after the other, docs/models.md) a flow joins at its release and
+ * the shares are recomputed then too; finish times are absolute. */
 #include "model.h"
 
 #include <math.h>
 #include <string.h>
 
 mg_status mg_fair_finish(const mg_pricer *p, double *finish, mg_err *err) {
+  return mg_fair_finish_at(p, NULL, finish, err);
+}
+
+mg_status mg_fair_finish_at(const mg_pricer *p, const double *release, double *finish, mg_err *err) {
   size_t nx = p->n;
   mg_status st = MG_OK;
   size_t na = p->ntouched, ninc = p->narcs;
@@ -29,7 +37,8 @@ mg_status mg_fair_finish(const mg_pricer *p, double *finish, mg_err *err) {
   size_t *flows = mg_calloc(ninc ? ninc : 1, sizeof(size_t));
   double *rem = mg_calloc(nx ? nx : 1, sizeof(double)), *rate = mg_calloc(nx ? nx : 1, sizeof(double));
   uint8_t *active = mg_calloc(nx ? nx : 1, 1), *frozen = mg_calloc(nx ? nx : 1, 1);
-  if (!cap || !nun || !start || !flows || !rem || !rate || !active || !frozen) {
+  uint8_t *waiting = mg_calloc(nx ? nx : 1, 1); /* released later */
+  if (!cap || !nun || !start || !flows || !rem || !rate || !active || !frozen || !waiting) {
     st = mg_fail(err, MG_ERR_NOMEM, "out of memory for the fair-sharing state");
     goto out;
   }
@@ -52,15 +61,19 @@ mg_status mg_fair_finish(const mg_pricer *p, double *finish, mg_err *err) {
       }
     free(fill);
   }
-  size_t nactive = 0;
+  size_t nactive = 0, nwaiting = 0;
   for (size_t i = 0; i < nx; i++) {
-    finish[i] = 0;
+    double r = release ? release[i] : 0;
+    finish[i] = r;
     rem[i] = p->bytes[i];
-    active[i] = rem[i] > 0 && off[i + 1] > off[i];
+    int flows_bytes = rem[i] > 0 && off[i + 1] > off[i];
+    waiting[i] = flows_bytes && r > 0;
+    active[i] = flows_bytes && !waiting[i];
     nactive += active[i];
+    nwaiting += waiting[i];
   }
   double t = 0;
-  while (nactive > 0) {
+  while (nactive > 0 || nwaiting > 0) {
     /* progressive filling over the active flows */
     for (size_t k = 0; k < na; k++)
       cap[k] = 1.0, nun[k] = 0;
@@ -93,11 +106,24 @@ mg_status mg_fair_finish(const mg_pricer *p, double *finish, mg_err *err) {
         }
       }
     }
-    /* advance to the next flow end */
+    /* advance to the next flow end or the next release */
     double dt = INFINITY;
     size_t first = nx;
     for (size_t i = 0; i < nx; i++)
       if (active[i] && rate[i] > 0 && rem[i] / rate[i] < dt) dt = rem[i] / rate[i], first = i;
+    double next = INFINITY;
+    for (size_t i = 0; i < nx; i++)
+      if (waiting[i] && release[i] < next) next = release[i];
+    if (next - t <= dt) {
+      /* flows join: the shares are recomputed from here */
+      dt = next - t > 0 ? next - t : 0;
+      for (size_t i = 0; i < nx; i++)
+        if (active[i]) rem[i] -= rate[i] * dt;
+      t = next;
+      for (size_t i = 0; i < nx; i++)
+        if (waiting[i] && release[i] <= t) waiting[i] = 0, active[i] = 1, nwaiting--, nactive++;
+      continue;
+    }
     if (first == nx) {
       st = mg_fail(err, MG_ERR_INVALID, "fair sharing stalled (a flow without bandwidth)");
       goto out;
@@ -122,5 +148,6 @@ out:
   free(rate);
   free(active);
   free(frozen);
+  free(waiting);
   return st;
 }

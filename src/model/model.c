@@ -29,6 +29,9 @@ const char *mg_switching_name(mg_switching s) {
   static const char *names[] = {"wormhole", "circuit", "saf", "bus"};
   return (unsigned)s < 4 ? names[s] : "?";
 }
+const char *mg_timing_name(mg_timing t) {
+  return t == MG_TIMING_ASYNC ? "async" : t == MG_TIMING_RANKS ? "ranks" : "sync";
+}
 const char *mg_port_name(mg_port p) { return p == MG_PORT_ONE ? "one" : "all"; }
 const char *mg_contention_name(mg_contention c) {
   return c == MG_CONT_SHARED ? "shared" : c == MG_CONT_FAIR ? "fair" : "strict";
@@ -73,9 +76,57 @@ static mg_status set_key(mg_model *m, const char *k, const char *v, mg_err *err)
     m->ell = e;
     return MG_OK;
   }
-  double *dst = !strcmp(k, "ts") ? &m->ts : !strcmp(k, "td") ? &m->td : !strcmp(k, "tl") ? &m->tl : NULL;
+  if (!strcmp(k, "bwf")) {
+    /* T:F;T:F;... thresholds in bytes, factors > 0; kept sorted */
+    char tmp[512];
+    if (strlen(v) >= sizeof tmp) return mg_fail(err, MG_ERR_INVALID, "bwf: too long");
+    strcpy(tmp, v);
+    int n = 0;
+    char *save = NULL;
+    for (char *it = strtok_r(tmp, ";", &save); it; it = strtok_r(NULL, ";", &save)) {
+      char *colon = strchr(it, ':');
+      uint64_t at;
+      double f;
+      if (!colon) return mg_fail(err, MG_ERR_INVALID, "bwf: '%s' is not BYTES:FACTOR", it);
+      *colon = 0;
+      if (!mg_parse_u64(it, &at) || !mg_parse_double(colon + 1, &f) || !(f > 0))
+        return mg_fail(err, MG_ERR_INVALID, "bwf: '%s:%s' needs a whole number of bytes and a factor > 0", it,
+                       colon + 1);
+      if (n == MG_MAX_BWF) return mg_fail(err, MG_ERR_INVALID, "bwf: at most %d steps", MG_MAX_BWF);
+      int j = n++;
+      for (; j > 0 && m->bwf_at[j - 1] > at; j--)
+        m->bwf_at[j] = m->bwf_at[j - 1], m->bwf[j] = m->bwf[j - 1];
+      if (j > 0 && m->bwf_at[j - 1] == at)
+        return mg_fail(err, MG_ERR_INVALID, "bwf: %llu bytes given twice", (unsigned long long)at);
+      m->bwf_at[j] = at;
+      m->bwf[j] = f;
+    }
+    if (n == 0) return mg_fail(err, MG_ERR_INVALID, "bwf: give BYTES:FACTOR;...");
+    for (int j = n; j < MG_MAX_BWF; j++)
+      m->bwf_at[j] = 0, m->bwf[j] = 0;
+    m->nbwf = n;
+    return MG_OK;
+  }
+  if (!strcmp(k, "timing")) {
+    if (!strcmp(v, "sync"))
+      m->timing = MG_TIMING_SYNC;
+    else if (!strcmp(v, "async"))
+      m->timing = MG_TIMING_ASYNC;
+    else if (!strcmp(v, "ranks"))
+      m->timing = MG_TIMING_RANKS;
+    else
+      return mg_fail(err, MG_ERR_INVALID, "timing must be sync, async or ranks, not '%s'", v);
+    return MG_OK;
+  }
+  double *dst = !strcmp(k, "ts")   ? &m->ts
+                : !strcmp(k, "td") ? &m->td
+                : !strcmp(k, "tl") ? &m->tl
+                : !strcmp(k, "o")  ? &m->o
+                : !strcmp(k, "or") ? &m->orecv
+                                   : NULL;
   if (!dst)
-    return mg_fail(err, MG_ERR_INVALID, "unknown model key '%s' (switching, port, contention, ts, td, tl, ell)", k);
+    return mg_fail(err, MG_ERR_INVALID,
+                   "unknown model key '%s' (switching, port, contention, ts, td, tl, ell, o, or, timing)", k);
   double x;
   if (!mg_parse_double(v, &x) || x < 0)
     return mg_fail(err, MG_ERR_INVALID, "%s must be a finite number >= 0, not '%s'", k, v);
@@ -83,8 +134,45 @@ static mg_status set_key(mg_model *m, const char *k, const char *v, mg_err *err)
   return MG_OK;
 }
 
+/* "@FILE": the spec is the file's key=value items, one or more a line
+ * (comma-separated), "#" to the end of a line a comment. */
+static mg_status parse_file(const char *path, mg_model *m, mg_err *err) {
+  FILE *f = fopen(path, "r");
+  if (!f) return mg_fail(err, MG_ERR_IO, "cannot read the model file '%s'", path);
+  char spec[512] = "", line[512];
+  size_t n = 0;
+  mg_status st = MG_OK;
+  while (fgets(line, sizeof line, f)) {
+    size_t len = strcspn(line, "#\r\n");
+    if (len == strlen(line) && !feof(f)) {
+      st = mg_fail(err, MG_ERR_INVALID, "model file '%s': a line longer than %zu characters", path, sizeof line - 2);
+      break;
+    }
+    line[len] = 0;
+    /* no key or value holds a blank: drop them, and trailing commas */
+    char *s = line, *w = line;
+    for (char *r = line; *r; r++)
+      if (*r != ' ' && *r != '\t') *w++ = *r;
+    while (w > line && w[-1] == ',')
+      w--;
+    *w = 0;
+    if (!*s) continue;
+    if (n + strlen(s) + 2 > sizeof spec) {
+      st = mg_fail(err, MG_ERR_INVALID, "model file '%s' is too long", path);
+      break;
+    }
+    n += (size_t)snprintf(spec + n, sizeof spec - n, "%s%s", n ? "," : "", s);
+  }
+  fclose(f);
+  if (st != MG_OK) return st;
+  if (n == 0) return mg_fail(err, MG_ERR_INVALID, "model file '%s' holds no key=value", path);
+  if (spec[0] == '@') return mg_fail(err, MG_ERR_INVALID, "model file '%s' names another file", path);
+  return mg_model_parse(spec, m, err);
+}
+
 mg_status mg_model_parse(const char *spec, mg_model *m, mg_err *err) {
   if (!spec) return MG_OK;
+  if (spec[0] == '@') return parse_file(spec + 1, m, err);
   char buf[512];
   if (strlen(spec) >= sizeof buf) return mg_fail(err, MG_ERR_INVALID, "model spec too long");
   strcpy(buf, spec);
@@ -102,11 +190,28 @@ mg_status mg_model_parse(const char *spec, mg_model *m, mg_err *err) {
 }
 
 char *mg_model_format(const mg_model *m, char *buf, size_t len) {
-  char ts[32], td[32], tl[32]; /* shortest round-trip (src/util/fmt.c) */
+  char ts[32], td[32], tl[32], x[32]; /* shortest round-trip (src/util/fmt.c) */
   snprintf(buf, len, "switching=%s,port=%s,contention=%s,ts=%s,td=%s,tl=%s,ell=%llu", mg_switching_name(m->switching),
            mg_port_name(m->port), mg_contention_name(m->contention), mg_fmt_double(m->ts, ts, sizeof ts),
            mg_fmt_double(m->td, td, sizeof td), mg_fmt_double(m->tl, tl, sizeof tl), (unsigned long long)m->ell);
+  size_t n = strlen(buf);
+  /* the overheads and the clock only where they are not the defaults, so
+   * every model of the papers prints as it always did */
+  if (m->o != 0 && n < len) n += (size_t)snprintf(buf + n, len - n, ",o=%s", mg_fmt_double(m->o, x, sizeof x));
+  if (m->orecv != 0 && n < len) n += (size_t)snprintf(buf + n, len - n, ",or=%s", mg_fmt_double(m->orecv, x, sizeof x));
+  if (m->timing != MG_TIMING_SYNC && n < len)
+    n += (size_t)snprintf(buf + n, len - n, ",timing=%s", mg_timing_name(m->timing));
+  for (int j = 0; j < m->nbwf && n < len; j++)
+    n += (size_t)snprintf(buf + n, len - n, "%s%llu:%s", j ? ";" : ",bwf=", (unsigned long long)m->bwf_at[j],
+                          mg_fmt_double(m->bwf[j], x, sizeof x));
   return buf;
+}
+
+double mg_model_wire_bytes(const mg_model *m, double bytes) {
+  double f = 1;
+  for (int j = 0; j < m->nbwf && (double)m->bwf_at[j] <= bytes; j++)
+    f = m->bwf[j];
+  return bytes / f;
 }
 
 mg_status mg_model_validate(const mg_model *m, const mg_topo *t, mg_problem problem, mg_err *err) {
@@ -120,5 +225,9 @@ mg_status mg_model_validate(const mg_model *m, const mg_topo *t, mg_problem prob
     return mg_fail(err, MG_ERR_INVALID, "the mesh-bus model (seed 003) is defined for gossip only");
   if (m->contention == MG_CONT_FAIR && m->switching == MG_SW_SAF)
     return mg_fail(err, MG_ERR_INVALID, "contention=fair is defined for wormhole and circuit switching");
+  /* Fujita's bus step is one start-up per round, whatever is on the bus */
+  if (m->switching == MG_SW_BUS && (m->o != 0 || m->orecv != 0 || m->timing != MG_TIMING_SYNC || m->nbwf))
+    return mg_fail(err, MG_ERR_INVALID,
+                   "o, or, bwf and timing=async|ranks are defined for wormhole, circuit and saf switching");
   return MG_OK;
 }

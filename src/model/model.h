@@ -25,6 +25,15 @@
 
 #include "../util/internal.h"
 
+/* A message reaching its receiver at time t (transfer i of the round). */
+typedef struct mg_arrival {
+  uint32_t dst;
+  size_t i;
+  double t;
+} mg_arrival;
+/* Sorts arrivals by receiver, then time, then transfer. */
+void mg_arrivals_sort(mg_arrival *a, size_t n);
+
 /* A price split into its terms (the report's cost_terms). */
 typedef struct mg_terms {
   double startup, hop, transfer;
@@ -37,6 +46,10 @@ static inline double mg_terms_sum(mg_terms t) { return t.startup + t.hop + t.tra
  * gossip only (Fujita defines it so); fair sharing needs wormhole or
  * circuit switching. MG_ERR_INVALID with the reason. */
 mg_status mg_model_validate(const mg_model *m, const mg_topo *t, mg_problem problem, mg_err *err);
+
+/* The bytes a message weighs on the wire: bytes / its bandwidth factor
+ * (the model's bwf; bytes itself without one). */
+double mg_model_wire_bytes(const mg_model *m, double bytes);
 
 /* A transfer's price when it runs alone. */
 mg_terms mg_price_message(const mg_model *m, uint64_t hops, double bytes);
@@ -61,8 +74,18 @@ typedef struct mg_pricer {
   mg_terms dearest;
   double max_fixed, max_bytes;
   uint64_t max_hops;
-  /* contention=fair: transfer i walks arcs[off[i] .. off[i+1]) */
+  /* contention=fair, or a timeline (o, or or timing=async): transfer i
+   * walks arcs[off[i] .. off[i+1]) */
   int fair;
+  /* 1: every transfer gets its own finish time in the round (timeline.c):
+   * the model has o or or, or an asynchronous clock reads the prices */
+  int timeline;
+  uint32_t *o_stamp, *o_count; /* per node: messages queued on its CPU */
+  uint32_t *dst, *cpu_slot;    /* per transfer: receiver, place in its sender's queue */
+  double *msg;                 /* per transfer: its price alone */
+  double *wire;                /* per transfer: after mg_pricer_end, its duration once it left */
+  struct mg_arrival *order;    /* scratch: transfers sorted by receiver */
+  size_t capdst, capslot, capmsg, capwire, caporder;
   uint32_t *arc_index; /* arc id -> its index among the touched arcs */
   uint64_t *arcs;
   size_t narcs, caparcs;
@@ -88,10 +111,11 @@ mg_status mg_pricer_init(mg_pricer *p, const mg_model *m, const mg_topo *t, mg_e
 void mg_pricer_free(mg_pricer *p);
 /* Starts round r (0-based). */
 void mg_pricer_begin(mg_pricer *p, int64_t r);
-/* Adds a transfer of the round: its sender, hops and bytes, and the arcs
- * its route walks (bus transfers: none). MG_ERR_NOMEM on failure. */
-mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint64_t hops, double bytes, const uint64_t *arcs, size_t narcs,
-                        mg_err *err);
+/* Adds a transfer of the round: its sender and receiver (bus: UINT32_MAX),
+ * hops and bytes, and the arcs its route walks (bus transfers: none).
+ * MG_ERR_NOMEM on failure. */
+mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint32_t dst, uint64_t hops, double bytes, const uint64_t *arcs,
+                        size_t narcs, mg_err *err);
 /* Prices the round added so far (an empty round costs nothing). */
 mg_status mg_pricer_end(mg_pricer *p, mg_round_price *out, mg_err *err);
 
@@ -99,5 +123,51 @@ mg_status mg_pricer_end(mg_pricer *p, mg_round_price *out, mg_err *err);
  * per arc) of each of the round's transfers under max-min fair sharing of
  * the arcs, re-shared whenever a flow ends; into finish[0..p->n). */
 mg_status mg_fair_finish(const mg_pricer *p, double *finish, mg_err *err);
+/* The same with flow i joining at release[i] (same unit; NULL: all at 0):
+ * finish[i] is absolute (release[i] for a flow without bytes or arcs). */
+mg_status mg_fair_finish_at(const mg_pricer *p, const double *release, double *finish, mg_err *err);
+
+/* A timeline's transfers' durations once they left their sender (wire[],
+ * by the round's contention rule: docs/models.md), from the ledger of the
+ * round; called by mg_pricer_end when p->timeline. */
+mg_status mg_timeline_wires(mg_pricer *p, double round0, mg_err *err);
+/* The synchronous round with CPU overheads: transfer i leaves at
+ * (cpu_slot[i]+1)*o, arrives wire[i] later, and its receiver spends or on
+ * each message in order of arrival; the round ends at the last of these. */
+mg_status mg_timeline_round(mg_pricer *p, double *end, mg_err *err);
+
+/* The asynchronous clock (async.c): every transfer starts when the items
+ * it carries have arrived at its sender and its sender's CPU is free. */
+typedef struct mg_async {
+  mg_timing timing; /* async: items' arrivals; ranks: each node's round */
+  mg_problem problem;
+  uint32_t N;
+  uint64_t nitems;
+  double *t_item;  /* gossip: [node*nitems+item]; exchange: [block], at its holder */
+  double *cpu;     /* per node: when its CPU is free to send */
+  double *rcv;     /* per node: when its CPU is free to receive */
+  double *ready;   /* per transfer of the round: when its items are there */
+  size_t *ioff;    /* per transfer: its items items[ioff[i] .. ioff[i+1]) */
+  uint64_t *items; /* the round's carried items */
+  double *done;    /* scratch: per transfer, its receive completion */
+  size_t n, nitem_used, capready, capioff, capitems, capdone;
+  double *round_at; /* ranks: per node, when its next round may start */
+  double end;       /* the last finish so far */
+} mg_async;
+
+/* Bytes of the asynchronous clock's state (per (node, item) arrival
+ * times for gossip, per block for exchange); MG_ERR_TOO_LARGE on
+ * overflow. */
+mg_status mg_async_state_bytes(mg_timing timing, mg_problem problem, uint32_t N, uint64_t nitems, uint64_t *bytes,
+                               mg_err *err);
+mg_status mg_async_init(mg_async *a, mg_timing timing, mg_problem problem, uint32_t N, uint64_t nitems, mg_err *err);
+void mg_async_free(mg_async *a);
+void mg_async_begin(mg_async *a);
+/* Adds the round's next transfer (in the pricer's order): its sender, and
+ * the items it carries as a bitset (gossip) or a block list (exchange). */
+mg_status mg_async_add(mg_async *a, uint32_t src, const uint64_t *bits, size_t nwords, const uint64_t *list,
+                       size_t nlist, mg_err *err);
+/* Advances the clock over the round the pricer has just priced. */
+mg_status mg_async_end(mg_async *a, mg_pricer *p, mg_err *err);
 
 #endif

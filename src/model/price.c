@@ -25,13 +25,19 @@ mg_status mg_pricer_init(mg_pricer *p, const mg_model *m, const mg_topo *t, mg_e
   if (m->contention == MG_CONT_FAIR && m->switching == MG_SW_SAF)
     return mg_fail(err, MG_ERR_INVALID, "contention=fair is defined for wormhole and circuit switching");
   p->fair = m->contention == MG_CONT_FAIR && m->switching != MG_SW_BUS;
+  p->timeline = m->switching != MG_SW_BUS && (m->o != 0 || m->orecv != 0 || m->timing != MG_TIMING_SYNC);
   p->nslots = mg_topo_arc_slots(t);
   p->arc_bytes = mg_calloc(p->nslots, sizeof(double));
   p->arc_stamp = mg_calloc(p->nslots, sizeof(uint32_t));
   p->send_stamp = mg_calloc(t->N, sizeof(uint32_t));
   p->send_count = mg_calloc(t->N, sizeof(uint32_t));
   if (p->fair) p->arc_index = mg_calloc(p->nslots, sizeof(uint32_t));
-  if (!p->arc_bytes || !p->arc_stamp || !p->send_stamp || !p->send_count || (p->fair && !p->arc_index)) {
+  if (p->timeline) {
+    p->o_stamp = mg_calloc(t->N, sizeof(uint32_t));
+    p->o_count = mg_calloc(t->N, sizeof(uint32_t));
+  }
+  if (!p->arc_bytes || !p->arc_stamp || !p->send_stamp || !p->send_count || (p->fair && !p->arc_index) ||
+      (p->timeline && (!p->o_stamp || !p->o_count))) {
     mg_pricer_free(p);
     return mg_fail(err, MG_ERR_NOMEM, "cannot allocate the cost model's bookkeeping");
   }
@@ -51,6 +57,13 @@ void mg_pricer_free(mg_pricer *p) {
   free(p->bytes);
   free(p->fixed);
   free(p->work);
+  free(p->o_stamp);
+  free(p->o_count);
+  free(p->dst);
+  free(p->cpu_slot);
+  free(p->msg);
+  free(p->wire);
+  free(p->order);
   memset(p, 0, sizeof *p);
 }
 
@@ -81,15 +94,21 @@ static mg_status grow_round(mg_pricer *p, mg_err *err) {
       !mg_grow((void **)&p->src, &p->capsrc, need, sizeof(uint32_t)) ||
       !mg_grow((void **)&p->bytes, &p->capbytes, need, sizeof(double)) ||
       !mg_grow((void **)&p->fixed, &p->capfixed, need, sizeof(double)) ||
-      !mg_grow((void **)&p->work, &p->capwork, need, sizeof(double)))
+      !mg_grow((void **)&p->work, &p->capwork, need, sizeof(double)) ||
+      (p->timeline && (!mg_grow((void **)&p->dst, &p->capdst, need, sizeof(uint32_t)) ||
+                       !mg_grow((void **)&p->cpu_slot, &p->capslot, need, sizeof(uint32_t)) ||
+                       !mg_grow((void **)&p->msg, &p->capmsg, need, sizeof(double)) ||
+                       !mg_grow((void **)&p->wire, &p->capwire, need, sizeof(double)) ||
+                       !mg_grow((void **)&p->order, &p->caporder, need, sizeof(mg_arrival)))))
     return mg_fail(err, MG_ERR_NOMEM, "out of memory for the fair-sharing state");
   return MG_OK;
 }
 
-mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint64_t hops, double bytes, const uint64_t *arcs, size_t narcs,
-                        mg_err *err) {
+mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint32_t dst, uint64_t hops, double bytes, const uint64_t *arcs,
+                        size_t narcs, mg_err *err) {
   const mg_model *m = &p->m;
   size_t i = p->n;
+  if (m->nbwf) bytes = mg_model_wire_bytes(m, bytes); /* a slower message weighs more */
   for (size_t k = 0; k < narcs; k++) {
     uint64_t a = arcs[k];
     if (p->arc_stamp[a] != p->stamp) {
@@ -108,7 +127,7 @@ mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint64_t hops, double bytes,
     if (mult > p->round_startups) p->round_startups = mult;
   }
   mg_terms t = mg_price_message(m, hops, bytes);
-  if (p->fair) {
+  if (p->fair || p->timeline) {
     mg_status st = grow_round(p, err);
     if (st != MG_OK) return st;
     if (!mg_grow((void **)&p->arcs, &p->caparcs, p->narcs + narcs + 1, sizeof *p->arcs))
@@ -120,6 +139,14 @@ mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint64_t hops, double bytes,
     p->src[i] = src;
     p->bytes[i] = bytes;
     p->fixed[i] = t.startup + t.hop;
+    if (p->timeline) {
+      /* the node's CPU takes its messages of the round in plan order */
+      p->o_count[src] = p->o_stamp[src] == p->stamp ? p->o_count[src] + 1 : 1;
+      p->o_stamp[src] = p->stamp;
+      p->cpu_slot[i] = p->o_count[src] - 1;
+      p->dst[i] = dst;
+      p->msg[i] = mg_terms_sum(t);
+    }
   }
   if (mg_terms_sum(t) > mg_terms_sum(p->dearest) || i == 0) p->dearest = t;
   if (t.startup + t.hop > p->max_fixed) p->max_fixed = t.startup + t.hop;
@@ -150,6 +177,7 @@ static mg_status price_fair(mg_pricer *p, mg_terms *out, double *cost, mg_err *e
 
 mg_status mg_pricer_end(mg_pricer *p, mg_round_price *out, mg_err *err) {
   const mg_model *m = &p->m;
+  mg_status st = MG_OK;
   double busiest = 0;
   mg_terms t = {0, 0, 0};
   double cost = 0;
@@ -160,8 +188,7 @@ mg_status mg_pricer_end(mg_pricer *p, mg_round_price *out, mg_err *err) {
     if (m->switching == MG_SW_BUS) {
       t.startup = cost = m->ts;
     } else if (p->fair) {
-      mg_status st = price_fair(p, &t, &cost, err);
-      if (st != MG_OK) return st;
+      MG_CHECK(price_fair(p, &t, &cost, err));
     } else if (m->contention == MG_CONT_SHARED) {
       /* the round's largest fixed terms (a node's start-ups one after the
        * other) plus the byte load of its busiest arc */
@@ -177,10 +204,28 @@ mg_status mg_pricer_end(mg_pricer *p, mg_round_price *out, mg_err *err) {
       t = p->dearest;
       cost = mg_terms_sum(t);
     }
+    if (p->timeline) {
+      MG_CHECK(mg_timeline_wires(p, cost, err));
+      if (m->o != 0 || m->orecv != 0) {
+        /* with overheads, the round lasts until its last message is
+         * received; under shared contention also at least as long as its
+         * busiest arc and its latencies (the price without overheads) */
+        double end;
+        MG_CHECK(mg_timeline_round(p, &end, err));
+        if (end > cost) {
+          t.startup += end - cost; /* the overheads count as start-up work */
+          cost = end;
+        } else if (m->contention == MG_CONT_FAIR) {
+          t.transfer += end - cost; /* flows spread out by the CPU share less */
+          cost = end;
+        }
+      }
+    }
   }
   out->terms = t;
   out->cost = cost;
   out->busiest = busiest;
   out->max_hops = p->max_hops;
-  return MG_OK;
+out:
+  return st;
 }

@@ -63,9 +63,17 @@ static mg_status ex_begin(void *ctx, const mg_schedule_info *info, mg_err *err) 
   const mg_model *m = &info->model;
   fprintf(f,
           "]},\n \"model\": {\"switching\": \"%s\", \"port\": \"%s\", \"contention\": \"%s\", \"ts\": %.17g, "
-          "\"td\": %.17g, \"tl\": %.17g, \"ell\": %llu},\n \"bytes\": %.17g, \"pieces\": %u,\n \"rounds\": [",
+          "\"td\": %.17g, \"tl\": %.17g, \"ell\": %llu",
           mg_switching_name(m->switching), mg_port_name(m->port), mg_contention_name(m->contention), m->ts, m->td,
-          m->tl, (unsigned long long)m->ell, info->bytes, info->pieces);
+          m->tl, (unsigned long long)m->ell);
+  /* the overheads and the clock only where they are not the defaults */
+  if (m->o != 0) fprintf(f, ", \"o\": %.17g", m->o);
+  if (m->orecv != 0) fprintf(f, ", \"or\": %.17g", m->orecv);
+  if (m->timing != MG_TIMING_SYNC) fprintf(f, ", \"timing\": \"%s\"", mg_timing_name(m->timing));
+  for (int j = 0; j < m->nbwf; j++)
+    fprintf(f, "%s%llu:%.17g", j ? ";" : ", \"bwf\": \"", (unsigned long long)m->bwf_at[j], m->bwf[j]);
+  if (m->nbwf) fputc('"', f);
+  fprintf(f, "},\n \"bytes\": %.17g, \"pieces\": %u,\n \"rounds\": [", info->bytes, info->pieces);
   return MG_OK;
 }
 

@@ -92,7 +92,7 @@ static mg_status read_info(json_t *root, mg_schedule_info *info, mg_err *err) {
   const char *mk;
   json_t *mv;
   json_object_foreach(model, mk, mv) {
-    char spec[128];
+    char spec[640]; /* a model value can be a bwf table */
     if (json_is_string(mv))
       snprintf(spec, sizeof spec, "%s=%s", mk, json_string_value(mv));
     else if (json_is_number(mv))

@@ -59,6 +59,14 @@ static mg_status sim_begin(void *ctx, const mg_schedule_info *info, mg_err *err)
     return mg_fail(err, MG_ERR_INVALID, "exchange schedules have P = 1");
   MG_CHECK(mg_model_validate(&info->model, &info->topo, info->problem, err));
   MG_CHECK(mg_sim_state_bytes(info, &need, err));
+  s->async = info->model.timing != MG_TIMING_SYNC;
+  uint64_t nitems = info->problem == MG_GOSSIP ? (uint64_t)info->topo.N * info->pieces : (uint64_t)s->N * s->N;
+  if (s->async) {
+    uint64_t more;
+    MG_CHECK(mg_async_state_bytes(info->model.timing, info->problem, s->N, nitems, &more, err));
+    if (!mg_add_ok(need, more, &need))
+      return mg_fail(err, MG_ERR_TOO_LARGE, "the simulator state with the asynchronous clock overflows 64 bits");
+  }
   limit = s->opts.mem_limit ? s->opts.mem_limit : mg_phys_mem() / 4 * 3;
   if (limit && need > limit) {
     char t[64];
@@ -83,6 +91,7 @@ static mg_status sim_begin(void *ctx, const mg_schedule_info *info, mg_err *err)
       !s->node_visit || !s->bus_stamp || !s->bus_user)
     return mg_fail(err, MG_ERR_NOMEM, "cannot allocate the simulator's bookkeeping");
   MG_CHECK(mg_pricer_init(&s->pricer, &info->model, &info->topo, err));
+  if (s->async) MG_CHECK(mg_async_init(&s->clock, info->model.timing, info->problem, s->N, nitems, err));
   s->rep.verified = 0;
   s->t0 = mg_now();
 out:
@@ -134,7 +143,13 @@ static mg_status sim_transfer(mg_sim *s, mg_round *rd, size_t i, mg_err *err) {
     MG_CHECK(s->opts.on_resolved(s->opts.on_resolved_arg, &res, err));
   }
   double bytes = (double)nitems * s->item_bytes;
-  MG_CHECK(mg_pricer_add(&s->pricer, tr->src, hops, bytes, s->route_arcs, s->nroute_arcs, err));
+  MG_CHECK(mg_pricer_add(&s->pricer, tr->src, bus_model ? UINT32_MAX : tr->dst, hops, bytes, s->route_arcs,
+                         s->nroute_arcs, err));
+  if (s->async) {
+    int gossip = s->info.problem == MG_GOSSIP;
+    MG_CHECK(mg_async_add(&s->clock, tr->src, gossip ? s->sel : NULL, gossip ? s->W : 0, gossip ? NULL : s->blist,
+                          gossip ? 0 : s->nblist, err));
+  }
   if (hops > s->round_max_hops) s->round_max_hops = hops;
   if (nitems > s->round_max_items) s->round_max_items = nitems;
   s->rep.bytes_moved += bytes;
@@ -155,6 +170,7 @@ static mg_status book_round(mg_sim *s, const mg_round *rd, const mg_round_price 
   s->rep.sum_max_hops += s->round_max_hops;
   s->rep.sum_max_items += (double)s->round_max_items;
   s->rep.cost += pr->cost;
+  s->rep.cost_sync += pr->cost;
   if (s->opts.keep_round_costs) {
     if (!mg_grow((void **)&s->rep.round_costs, &s->cap_round_costs, s->rep.n_round_costs + 1, sizeof(double)))
       return mg_fail(err, MG_ERR_NOMEM, "out of memory for round costs");
@@ -176,9 +192,11 @@ static mg_status sim_round(void *ctx, mg_round *rd, mg_err *err) {
   s->round_max_hops = 0;
   s->round_max_items = 0;
   mg_pricer_begin(&s->pricer, rd->index);
+  if (s->async) mg_async_begin(&s->clock);
   for (size_t i = 0; i < rd->n; i++)
     MG_CHECK(sim_transfer(s, rd, i, err));
   MG_CHECK(mg_pricer_end(&s->pricer, &pr, err));
+  if (s->async) MG_CHECK(mg_async_end(&s->clock, &s->pricer, err));
   MG_CHECK(book_round(s, rd, &pr, err));
   if (s->info.problem == MG_GOSSIP)
     mg_gossip_end_round(s);
@@ -199,6 +217,7 @@ static mg_status sim_end(void *ctx, mg_err *err) {
   s->rep.wall_s = mg_now() - s->t0;
   s->rep.peak_rss_bytes = mg_peak_rss();
   if (st != MG_OK) return st;
+  if (s->async) s->rep.cost = s->clock.end; /* the last finish, not the sum of rounds */
   s->rep.verified = 1;
   return MG_OK;
 }
@@ -245,5 +264,6 @@ void mg_sim_destroy(mg_sim *s) {
   free(s->route_arcs);
   free(s->rep.round_costs);
   mg_pricer_free(&s->pricer);
+  mg_async_free(&s->clock);
   free(s);
 }

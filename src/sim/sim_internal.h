@@ -77,7 +77,9 @@ struct mg_sim {
   uint64_t *route_arcs; /* the arcs of the transfer being checked */
   size_t nroute_arcs, caproute_arcs;
 
-  mg_pricer pricer;                         /* the model's ledger of the round */
+  mg_pricer pricer;
+  int async;                                /* model.timing == async: the clock below runs */
+  mg_async clock;                           /* the model's ledger of the round */
   uint64_t round_max_hops, round_max_items; /* this round's, for the report */
 };
 

@@ -468,10 +468,10 @@ mg_status mg_simgrid_replay(const mg_deps *d, const mg_engine_opts *eo, mg_engin
   if (eo->link_tl > 0) links.tl = eo->link_tl;
   if (eo->link_td >= 0) links.td = eo->link_td;
   if (!(links.tl > 0)) return mg_fail(err, MG_ERR_INVALID, "the simgrid engine needs tl > 0 (link bandwidth 1/tl)");
-  /* Until mg_model carries the LogGP overheads (issue 13), they come from
-   * the engine options; o defaults to the model's per-message start-up. */
-  p.o = eo->o >= 0 ? eo->o : info->model.ts;
-  p.or_ = eo->or_;
+  /* the engine's own o/or win; else the model's per-message overheads; a
+   * model without them (the papers' t_s only) pays t_s on the CPU */
+  p.o = eo->o >= 0 ? eo->o : info->model.o > 0 ? info->model.o : info->model.ts;
+  p.or_ = eo->or_ > 0 ? eo->or_ : info->model.orecv;
   p.sync = eo->sync;
   p.detach = eo->detach > 0 ? eo->detach : 1e300;
   MG_CHECK(build_plan(d, &p, &nondefault, err));

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# How far the cost model's predictions are from what SimGrid's SMPI simulates
+# for the same schedules (bench/paragon/results/results.csv: our planner and
+# executor on the simulated 9x9 and 8x8 tori, 250 us per-message send
+# overhead, 175 MB/s links; docs/paragon.md).
+#
+# For every cell of that CSV where one of our schedules ran (kind "ours":
+# problem, machine topology, run topology, algorithm, bytes) it prints the
+# simulated time, our prediction under MODEL with each clock (docs/models.md:
+# sync, async, ranks), and pred/sim; then, per clock, the
+# summary "median |pred/sim - 1|, max |pred/sim - 1|, cells where the
+# predicted pick is not within 5% of the simulated best" (a pick: the least
+# prediction among the schedules run for one (problem, machine, bytes)),
+# over all cells and over the cells whose schedule was planned for the
+# machine's own topology (the ring:81 / ring:64 runs are planned with ring
+# routes that SimGrid does not take: it routes them on the torus).
+#
+# usage: bench/model_accuracy.sh [MESHGOSSIP] [CSV]
+#   MODEL="contention=shared,ts=...,o=...,tl=..." overrides the model.
+# The default model is the machine as SimGrid is configured for the
+# experiment (bench/paragon/run.sh, SimGrid 3.32's defaults), not fitted to
+# these cells (docs/models.md):
+#   contention=fair  SimGrid shares links max-min fairly;
+#   o  = 2.5e-4   SMPI's send overhead (smpi/os, smpi/ois), on the sender's CPU;
+#   or = 0        SMPI charges nothing on the receiver (smpi/or is 0);
+#   tl = 5.714e-9 the links' 175 MB/s;
+#   bwf=...       SMPI's default smpi/bw-factor, by message size;
+#   ts = 5e-6     what a lone message takes beyond o and its bytes in the
+#                 1D-send calibration (results/calibrate_9x9.txt: 4 .. 6 us).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+mg=${1:-$here/../build/meshgossip}
+csv=${2:-$here/paragon/results/results.csv}
+smpi_bwf="0:0.812084;257:0.338112;732:0.341987;1426:0.608902;3484:0.77493;5776:1.08739;9376:0.58729;15424:0.697866;65472:0.940694"
+model=${MODEL:-contention=fair,ts=5e-6,td=0,tl=5.714e-9,o=0.00025,bwf=$smpi_bwf}
+[ -x "$mg" ] || { echo "model_accuracy: no meshgossip at $mg (build first)" >&2; exit 2; }
+
+cost() { # algo topo bytes timing -> predicted seconds (empty if refused)
+  "$mg" run --algo "$1" --topo "$2" --bytes "$3" --model "$model" --timing "$4" --json 2>/dev/null |
+    grep -o '"cost": [0-9.eE+-]*' | head -1 | sed 's/"cost": //'
+}
+
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+echo "# model: $model"
+printf '%-8s %-9s %-9s %-22s %6s %10s %10s %6s %10s %6s %10s %6s\n' problem machine run algorithm bytes sim_s \
+  sync_s ratio async_s ratio ranks_s ratio
+tail -n +2 "$csv" | while IFS=, read -r problem topo bytes kind algo run sim pred ok; do
+  [ "$kind" = ours ] || continue
+  s=$(cost "$algo" "$run" "$bytes" sync)
+  a=$(cost "$algo" "$run" "$bytes" async)
+  k=$(cost "$algo" "$run" "$bytes" ranks)
+  [ -n "$s" ] && [ -n "$a" ] && [ -n "$k" ] || { echo "# $algo on $run at $bytes B: refused by the model" >&2; continue; }
+  echo "$problem $topo $run $algo $bytes $sim $s $a $k" >>"$tmp"
+  awk -v p="$problem" -v t="$topo" -v r="$run" -v al="$algo" -v b="$bytes" -v si="$sim" -v s="$s" -v a="$a" -v k="$k" \
+    'BEGIN { printf "%-8s %-9s %-9s %-22s %6d %10.6f %10.6f %6.3f %10.6f %6.3f %10.6f %6.3f\n", p, t, r, al, b, si, s, s / si, a, a / si, k, k / si }'
+done
+
+summary() { # column of the prediction, label, filter (all | own)
+  awk -v col="$1" -v label="$2" -v which="$3" '
+    which == "own" && $3 != $2 { next }
+    {
+      e = $col / $6 - 1; if (e < 0) e = -e; err[++n] = e
+      g = $1 " " $2 " " $5
+      if (!(g in best) || $6 < best[g]) best[g] = $6
+      if (!(g in pick) || $col < pickc[g]) { pick[g] = $6; pickc[g] = $col }
+    }
+    END {
+      if (n == 0) { print label ": no cells"; exit }
+      # median by insertion sort (a few hundred cells)
+      for (i = 2; i <= n; i++) { v = err[i]; for (j = i - 1; j >= 1 && err[j] > v; j--) err[j + 1] = err[j]; err[j + 1] = v }
+      med = n % 2 ? err[(n + 1) / 2] : (err[n / 2] + err[n / 2 + 1]) / 2
+      miss = 0; groups = 0
+      for (g in best) { groups++; if (pick[g] > 1.05 * best[g]) miss++ }
+      printf "%s: %d cells: median |pred/sim - 1| %.3f, max |pred/sim - 1| %.3f, cells where the predicted pick is not within 5%% of the simulated best: %d of %d\n", label, n, med, err[n], miss, groups
+    }' "$tmp"
+}
+echo
+summary 7 "sync,  all schedules" all
+summary 8 "async, all schedules" all
+summary 9 "ranks, all schedules" all
+summary 7 "sync,  planned for the machine's topology" own
+summary 8 "async, planned for the machine's topology" own
+summary 9 "ranks, planned for the machine's topology" own

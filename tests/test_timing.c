@@ -1,0 +1,322 @@
+/* Per-message CPU overheads (model keys o, or) and the asynchronous clock
+ * (timing=async), against figures computed by hand in the comments
+ * (docs/models.md writes the rules out). Every case uses ts = 1 and
+ * tl = 0.01 s/B with 100-byte items, so a one-hop message alone takes
+ * 1 + 100 * 0.01 = 2. */
+#include "helpers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MODEL "ts=1,tl=0.01"
+
+static void parse_and_format(void **state) {
+  (void)state;
+  mg_model m;
+  mg_err e;
+  char buf[256];
+  mg_model_default(&m);
+  assert_string_equal(mg_model_format(&m, buf, sizeof buf),
+                      "switching=wormhole,port=all,contention=strict,ts=1,td=0,tl=0,ell=0");
+  assert_int_equal(mg_model_parse("o=0.5,or=0.25,timing=async", &m, &e), MG_OK);
+  assert_float_equal(m.o, 0.5, 0);
+  assert_float_equal(m.orecv, 0.25, 0);
+  assert_int_equal(m.timing, MG_TIMING_ASYNC);
+  assert_string_equal(mg_model_format(&m, buf, sizeof buf),
+                      "switching=wormhole,port=all,contention=strict,ts=1,td=0,tl=0,ell=0,o=0.5,or=0.25,timing=async");
+  mg_model before = m;
+  assert_int_equal(mg_model_parse("o=-1", &m, &e), MG_ERR_INVALID);
+  assert_int_equal(mg_model_parse("timing=later", &m, &e), MG_ERR_INVALID);
+  assert_memory_equal(&m, &before, sizeof m);
+  /* the bus step of Fujita has no per-message overheads */
+  mg_problem_spec pb = th_problem(MG_GOSSIP, "meshbus:4", "switching=bus,o=1", 1);
+  mg_report rep;
+  memset(&rep, 0, sizeof rep);
+  assert_int_equal(th_run("bus-simple", &pb, &rep), MG_ERR_INVALID);
+  mg_report_free(&rep);
+}
+
+/* line:3, P = 1. Round 0: 0->1, 2->1, 1->0, 1->2 (each its own item);
+ * round 1: 1->0 carries item 2, 1->2 carries item 0. */
+static double line3(const char *model, double *sync) {
+  th_sched s;
+  mg_report rep;
+  th_sched_init(&s, MG_GOSSIP, "line:3", model, 1);
+  s.info.bytes = 100;
+  th_add(&s, 0, mg_xfer(0, 1));
+  th_add(&s, 0, mg_xfer(2, 1));
+  th_add(&s, 0, mg_xfer(1, 0));
+  th_add(&s, 0, mg_xfer(1, 2));
+  static const uint64_t two = 2, zero = 0;
+  mg_transfer a = mg_xfer(1, 0), b = mg_xfer(1, 2);
+  a.sel.flags = b.sel.flags = MG_SEL_LIST;
+  a.sel.list = &two, b.sel.list = &zero;
+  a.sel.list_len = b.sel.list_len = 1;
+  th_add(&s, 1, a);
+  th_add(&s, 1, b);
+  assert_int_equal(th_simulate(&s, &rep), MG_OK);
+  assert_true(rep.verified);
+  *sync = rep.cost_sync;
+  double c = rep.cost;
+  mg_report_free(&rep);
+  th_sched_free(&s);
+  return c;
+}
+
+static void line3_by_hand(void **state) {
+  (void)state;
+  double sync;
+  /* no overheads: two rounds of one message each, 2 + 2, both clocks */
+  assert_float_equal(line3(MODEL, &sync), 4, 1e-12);
+  assert_float_equal(sync, 4, 1e-12);
+  assert_float_equal(line3(MODEL ",timing=async", &sync), 4, 1e-12);
+  /* o = 0.5, or = 0.25, sync. Round 0: node 1's two messages leave at 0.5
+   * and 1.0 and reach 0 and 2 at 2.5 and 3.0; node 1 receives two at 2.5
+   * and reads them by 2.75 and 3.0; node 2 has read its at 3.25: the
+   * round takes 3.25. Round 1 is node 1's two sends again: 3.25. */
+  assert_float_equal(line3(MODEL ",o=0.5,or=0.25", &sync), 6.5, 1e-12);
+  assert_float_equal(sync, 6.5, 1e-12);
+  /* async: node 1 has item 0 at 2.75 and item 2 at 3.0, its CPU is free
+   * at 1.0. 1->0 (item 2) starts at 3.0, leaves 3.5, arrives 5.5, read at
+   * 5.75; 1->2 (item 0) waits for the CPU until 3.5, leaves 4.0, arrives
+   * 6.0, read at 6.25: the schedule takes 6.25 < 6.5 */
+  assert_float_equal(line3(MODEL ",o=0.5,or=0.25,timing=async", &sync), 6.25, 1e-12);
+  assert_float_equal(sync, 6.5, 1e-12);
+  /* ranks: node 1 enters round 1 when its round-0 messages are done, at
+   * 3.0 (its sends left by 1.0, its reads end at 2.75 and 3.0); node 0 at
+   * 2.75, node 2 at 3.25. 1->0 leaves 3.5 (node 0 is in), arrives 5.5,
+   * read at 5.75; 1->2 leaves 4.0 (node 2 is in since 3.25), read at 6.25 */
+  assert_float_equal(line3(MODEL ",o=0.5,or=0.25,timing=ranks", &sync), 6.25, 1e-12);
+}
+
+static double run_cost(const char *algo, mg_problem problem, const char *topo, const char *model, double *sync) {
+  mg_problem_spec pb = th_problem(problem, topo, model, 100);
+  mg_report rep;
+  assert_int_equal(th_run(algo, &pb, &rep), MG_OK);
+  assert_true(rep.verified);
+  double c = rep.cost;
+  if (sync) *sync = rep.cost_sync;
+  mg_report_free(&rep);
+  return c;
+}
+
+/* ring:4 with the bidirectional ring (Juurlink, Rao, Sibeyn, Approach 1):
+ * round 0 every node sends its item both ways (+1 first), round 1 passes
+ * on what came from the left. */
+static void ring4_pass_around(void **state) {
+  (void)state;
+  double sync;
+  /* o = 0.5, or = 0.25. Round 0: slots leave at 0.5 and 1.0, arrive 2.5
+   * and 3.0; a node reads them by 2.75 and 3.25. Round 1: one message,
+   * 0.5 + 2 + 0.25 = 2.75. Sync: 6.0. */
+  assert_float_equal(run_cost("ring", MG_GOSSIP, "ring:4", MODEL ",o=0.5,or=0.25", &sync), 6.0, 1e-12);
+  /* async: node v passes item v-1, read at 2.75; its CPU is free at 1.0:
+   * leaves 3.25, arrives 5.25, read (receiver idle since 3.25) at 5.5 */
+  assert_float_equal(run_cost("ring", MG_GOSSIP, "ring:4", MODEL ",o=0.5,or=0.25,timing=async", &sync), 5.5, 1e-12);
+  assert_float_equal(sync, 6.0, 1e-12);
+  /* or = 0: sync 3.0 + 2.5 = 5.5; async: item v-1 arrives at 2.5, leaves
+   * at 3.0, arrives at 5.0 */
+  assert_float_equal(run_cost("ring", MG_GOSSIP, "ring:4", MODEL ",o=0.5", NULL), 5.5, 1e-12);
+  assert_float_equal(run_cost("ring", MG_GOSSIP, "ring:4", MODEL ",o=0.5,timing=async", NULL), 5.0, 1e-12);
+  /* ranks: a node enters round 1 when both its round-0 reads are done
+   * (3.25 with or, 3.0 without) and sends from there: 3.25 + 0.5 + 2 +
+   * 0.25 = 6.0, and 3.0 + 0.5 + 2 = 5.5: the barrier costs nothing more
+   * on this symmetric schedule */
+  assert_float_equal(run_cost("ring", MG_GOSSIP, "ring:4", MODEL ",o=0.5,or=0.25,timing=ranks", NULL), 6.0, 1e-12);
+  assert_float_equal(run_cost("ring", MG_GOSSIP, "ring:4", MODEL ",o=0.5,timing=ranks", NULL), 5.5, 1e-12);
+  /* without overheads the clocks agree on this schedule: 2 + 2 */
+  assert_float_equal(run_cost("ring", MG_GOSSIP, "ring:4", MODEL ",timing=async", &sync), 4.0, 1e-12);
+  assert_float_equal(sync, 4.0, 1e-12);
+}
+
+/* line:3, one round: 0->2 (two hops) and 1->2 share the arc 1->2, 200
+ * bytes on it. Without overheads: shared 1 + 200*0.01 = 3; fair: both
+ * flows at half rate finish at 200 bytes, 3 as well. With o = 0.5 each
+ * message leaves at 0.5 and takes 3: 3.5; with or = 0.25 node 2 reads the
+ * two by 3.75 and 4.0. */
+static double shared_round(const char *model) {
+  th_sched s;
+  mg_report rep;
+  th_sched_init(&s, MG_GOSSIP, "line:3", model, 1);
+  s.info.bytes = 100;
+  th_add(&s, 0, mg_xfer(0, 2));
+  th_add(&s, 0, mg_xfer(1, 2));
+  th_add(&s, 1, mg_xfer(2, 1));
+  th_add(&s, 2, mg_xfer(1, 0));
+  assert_int_equal(th_simulate(&s, &rep), MG_OK);
+  assert_true(rep.verified);
+  double c = rep.cost_sync;
+  mg_report_free(&rep);
+  th_sched_free(&s);
+  return c;
+}
+
+static void shared_and_fair(void **state) {
+  (void)state;
+  /* rounds 1 and 2: 2->1 carries 3 items (300 B): 1 + 3 = 4 (+o, +or);
+   * 1->0 carries 3 items: 4 (+o, +or) */
+  assert_float_equal(shared_round("contention=shared," MODEL), 3 + 4 + 4, 1e-12);
+  assert_float_equal(shared_round("contention=fair," MODEL), 3 + 4 + 4, 1e-12);
+  assert_float_equal(shared_round("contention=shared," MODEL ",o=0.5"), 3.5 + 4.5 + 4.5, 1e-12);
+  assert_float_equal(shared_round("contention=fair," MODEL ",o=0.5"), 3.5 + 4.5 + 4.5, 1e-12);
+  assert_float_equal(shared_round("contention=shared," MODEL ",o=0.5,or=0.25"), 4.0 + 4.75 + 4.75, 1e-12);
+  assert_float_equal(shared_round("contention=fair," MODEL ",o=0.5,or=0.25"), 4.0 + 4.75 + 4.75, 1e-12);
+}
+
+/* The asynchronous clock never costs more than the barrier clock on
+ * these schedules, and its state is refused when it would not fit. */
+static void async_bounds_and_size(void **state) {
+  (void)state;
+  const char *algos[] = {"torgos", "dimwise", "mpi-allgather-bruck", "mpi-allgather-direct"};
+  for (size_t i = 0; i < sizeof algos / sizeof *algos; i++) {
+    double sync, async;
+    async = run_cost(algos[i], MG_GOSSIP, "torus:9x9", "contention=shared,ts=1.7e-5,tl=5.97e-9,o=0.00025,timing=async",
+                     &sync);
+    assert_true(async <= sync * (1 + 1e-12));
+    assert_true(async > 0);
+  }
+  double sync;
+  double a = run_cost("exchange-partitioned", MG_EXCHANGE, "torus:4x4", "ts=1,tl=0.01,o=0.5,timing=async", &sync);
+  assert_true(a <= sync * (1 + 1e-12));
+  /* a memory limit between what the verifier needs and what the clock
+   * adds: sync runs, async is refused with MG_ERR_TOO_LARGE */
+  mg_schedule_info info;
+  memset(&info, 0, sizeof info);
+  info.problem = MG_GOSSIP;
+  assert_int_equal(mg_topo_parse("torus:9x9", &info.topo, NULL), MG_OK);
+  info.pieces = 1;
+  uint64_t need;
+  assert_int_equal(mg_sim_state_bytes(&info, &need, NULL), MG_OK);
+  mg_sim_opts opts;
+  memset(&opts, 0, sizeof opts);
+  opts.mem_limit = need + 20000; /* the clock adds 81 * 81 * 8 + 81 * 16 = 53784 */
+  mg_report rep;
+  mg_err e = {{0}};
+  const mg_algo *al = mg_algo_find("mpi-allgather-ring");
+  mg_problem_spec pb = th_problem(MG_GOSSIP, "torus:9x9", "ts=1", 1);
+  assert_int_equal(mg_run(al, &pb, NULL, &opts, &rep, &e), MG_OK);
+  mg_report_free(&rep);
+  pb = th_problem(MG_GOSSIP, "torus:9x9", "ts=1,timing=async", 1);
+  assert_int_equal(mg_run(al, &pb, NULL, &opts, &rep, &e), MG_ERR_TOO_LARGE);
+  assert_non_null(strstr(e.msg, "over the limit"));
+  mg_report_free(&rep);
+}
+
+/* bwf: a message's bandwidth by its size, SimGrid's smpi/bw-factor */
+static void bandwidth_factor(void **state) {
+  (void)state;
+  mg_model m;
+  mg_err e;
+  char buf[256];
+  mg_model_default(&m);
+  assert_int_equal(mg_model_parse("bwf=64:0.5;0:1", &m, &e), MG_OK);
+  assert_int_equal(m.nbwf, 2);
+  assert_string_equal(mg_model_format(&m, buf, sizeof buf),
+                      "switching=wormhole,port=all,contention=strict,ts=1,td=0,tl=0,ell=0,bwf=0:1;64:0.5");
+  const char *bad[] = {"bwf=", "bwf=64", "bwf=64:0", "bwf=64:-1", "bwf=x:1", "bwf=1:1;1:2"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+    assert_int_equal(mg_model_parse(bad[i], &m, &e), MG_ERR_INVALID);
+  /* line:2, one message of 100 B at half the bandwidth: 1 + 100 * 0.01 / 0.5
+   * = 3; of 50 B at full: 1.5 */
+  assert_float_equal(run_cost("ring", MG_GOSSIP, "line:2", MODEL ",bwf=0:1;64:0.5", NULL), 3, 1e-12);
+  mg_problem_spec pb = th_problem(MG_GOSSIP, "line:2", MODEL ",bwf=0:1;64:0.5", 50);
+  assert_float_equal(th_cost("ring", &pb), 1.5, 1e-12);
+}
+
+/* the schedule file keeps o, or, the clock and bwf; verify replays them */
+static void file_roundtrip(void **state) {
+  (void)state;
+  char path[] = "/tmp/mg_test_timing_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  const char *model =
+      "contention=fair,ts=5e-6,tl=5.714e-9,o=0.00025,or=1e-6,timing=async,bwf=0:0.812084;257:0.338112;732:0.341987;"
+      "1426:0.608902;3484:0.77493;5776:1.08739;9376:0.58729;15424:0.697866;65472:0.940694";
+  mg_problem_spec pb = th_problem(MG_GOSSIP, "torus:4x4", model, 4096);
+  mg_report rep, back;
+  mg_schedule_info info;
+  mg_err e;
+  char disagree[256] = "";
+  assert_int_equal(mg_export(mg_algo_find("mpi-allgather-bruck"), &pb, NULL, path, NULL, &rep, &e), MG_OK);
+  assert_int_equal(mg_verify_file(path, NULL, &back, &info, disagree, sizeof disagree, &e), MG_OK);
+  assert_string_equal(disagree, "");
+  assert_float_equal(back.cost, rep.cost, 0);
+  assert_float_equal(back.cost_sync, rep.cost_sync, 0);
+  assert_true(rep.cost <= rep.cost_sync * (1 + 1e-12)); /* Bruck: every round needs the last */
+  assert_memory_equal(&info.model, &pb.model, sizeof info.model);
+  mg_report_free(&rep);
+  mg_report_free(&back);
+  remove(path);
+}
+
+/* --model @FILE: key=value items over lines, blanks and # comments */
+static void model_file(void **state) {
+  (void)state;
+  char path[] = "/tmp/mg_test_model_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  assert_non_null(f);
+  fputs("# the SMPI Paragon, as measured\ncontention=fair\n\nts=1.7e-5, tl=5.966e-9   # per byte\no=0.00025,\n", f);
+  fclose(f);
+  char spec[64];
+  snprintf(spec, sizeof spec, "@%s", path);
+  mg_model m;
+  mg_err e;
+  mg_model_default(&m);
+  assert_int_equal(mg_model_parse(spec, &m, &e), MG_OK);
+  assert_int_equal(m.contention, MG_CONT_FAIR);
+  assert_float_equal(m.ts, 1.7e-5, 0);
+  assert_float_equal(m.tl, 5.966e-9, 0);
+  assert_float_equal(m.o, 2.5e-4, 0);
+  f = fopen(path, "w");
+  fputs("ts=1\nfoo=2\n", f);
+  fclose(f);
+  assert_int_equal(mg_model_parse(spec, &m, &e), MG_ERR_INVALID);
+  assert_non_null(strstr(e.msg, "foo"));
+  remove(path);
+  assert_int_equal(mg_model_parse(spec, &m, &e), MG_ERR_IO);
+}
+
+/* auto with its runner-up: at 256 B on the SMPI Paragon model the pick is
+ * one of the log2 p schedules (Bruck, SMPI's best built-in there,
+ * docs/paragon.md, or torus-doubling, which has as few steps on 81 nodes
+ * with shorter paths) and costs no more than Bruck; the runner-up is
+ * another algorithm whose cost is its own run's */
+static void auto_runner_up(void **state) {
+  (void)state;
+  mg_problem_spec pb = th_problem(MG_GOSSIP, "torus:9x9", "contention=fair,ts=1.7e-5,tl=5.966e-9,o=0.00025", 256);
+  mg_auto_choice c;
+  mg_err e;
+  assert_int_equal(mg_algo_auto_choice(&pb, NULL, &c, &e), MG_OK);
+  assert_true(!strcmp(c.algo->name, "mpi-allgather-bruck") || !strcmp(c.algo->name, "torus-doubling"));
+  mg_report bruck;
+  assert_int_equal(mg_run(mg_algo_find("mpi-allgather-bruck"), &pb, NULL, NULL, &bruck, &e), MG_OK);
+  assert_true(c.cost <= bruck.cost);
+  mg_report_free(&bruck);
+  assert_non_null(c.runner_up);
+  assert_true(c.runner_up != c.algo);
+  assert_true(c.runner_up_cost >= c.cost);
+  mg_report rep;
+  assert_int_equal(mg_run(c.runner_up, &pb, &c.runner_up_params, NULL, &rep, &e), MG_OK);
+  assert_float_equal(rep.cost, c.runner_up_cost, 0);
+  mg_report_free(&rep);
+  const mg_algo *a;
+  mg_params ps;
+  double cost;
+  assert_int_equal(mg_algo_auto(&pb, NULL, &a, &ps, NULL, &cost, &e), MG_OK);
+  assert_ptr_equal(a, c.algo);
+  assert_float_equal(cost, c.cost, 0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(parse_and_format), cmocka_unit_test(line3_by_hand),         cmocka_unit_test(ring4_pass_around),
+      cmocka_unit_test(shared_and_fair),  cmocka_unit_test(async_bounds_and_size), cmocka_unit_test(model_file),
+      cmocka_unit_test(bandwidth_factor), cmocka_unit_test(file_roundtrip),        cmocka_unit_test(auto_runner_up),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
