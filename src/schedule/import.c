@@ -130,8 +130,12 @@ static mg_status read_transfer(json_t *o, mg_round *r, const char *where, mg_err
   char what[96];
   if (!json_is_object(o)) return mg_fail(err, MG_ERR_INVALID, "%s: expected a transfer object", where);
   uint64_t src = 0, dst = 0;
-  snprintf(what, sizeof what, "%s.src", where);
-  if ((st = need_uint(json_object_get(o, "src"), UINT32_MAX - 1, &src, what, err)) != MG_OK) return st;
+  /* the field's path is formatted only for a message: this runs for every
+   * transfer of a file */
+  if ((st = need_uint(json_object_get(o, "src"), UINT32_MAX - 1, &src, "", NULL)) != MG_OK) {
+    snprintf(what, sizeof what, "%s.src", where);
+    return need_uint(json_object_get(o, "src"), UINT32_MAX - 1, &src, what, err);
+  }
   mg_transfer tr = mg_xfer((uint32_t)src, 0);
   json_t *bus = json_object_get(o, "bus");
   if (bus) {
@@ -144,8 +148,10 @@ static mg_status read_transfer(json_t *o, mg_round *r, const char *where, mg_err
       return mg_fail(err, MG_ERR_INVALID, "%s.bus: expected \"row\" or \"col\"", where);
     tr.dst = UINT32_MAX;
   } else {
-    snprintf(what, sizeof what, "%s.dst", where);
-    if ((st = need_uint(json_object_get(o, "dst"), UINT32_MAX - 1, &dst, what, err)) != MG_OK) return st;
+    if ((st = need_uint(json_object_get(o, "dst"), UINT32_MAX - 1, &dst, "", NULL)) != MG_OK) {
+      snprintf(what, sizeof what, "%s.dst", where);
+      return need_uint(json_object_get(o, "dst"), UINT32_MAX - 1, &dst, what, err);
+    }
     tr.dst = (uint32_t)dst;
     json_t *route = json_object_get(o, "route");
     if (route) {
@@ -217,6 +223,29 @@ static mg_status js_fail(mg_sfile *sf, int js, mg_err *err) {
   }
 }
 
+/* "rounds[i][j]" without printf: this runs for every transfer of a file */
+static void where_of(char *buf, size_t len, int64_t i, size_t j) {
+  char tmp[64];
+  size_t n;
+  uint64_t v[2] = {(uint64_t)i, (uint64_t)j};
+  memcpy(tmp, "rounds", 6);
+  n = 6;
+  for (int k = 0; k < 2; k++) {
+    char d[24];
+    int m = 0;
+    do
+      d[m++] = (char)('0' + v[k] % 10);
+    while ((v[k] /= 10) != 0);
+    tmp[n++] = '[';
+    while (m)
+      tmp[n++] = d[--m];
+    tmp[n++] = ']';
+  }
+  if (n >= len) n = len - 1;
+  memcpy(buf, tmp, n);
+  buf[n] = 0;
+}
+
 /* Reads the "rounds" array at the reader's position, one round at a time
  * into rd, each handed to sink (NULL: only checked). *doc is set to 1 when
  * the error is one of the document (syntax, a value jansson refuses, a
@@ -241,7 +270,7 @@ static mg_status read_rounds(mg_sfile *sf, mg_sink *sink, mg_round *rd, int64_t 
     if (mg_jsr_peek(r, 1) == ']') goto round_end;
     for (size_t j = 0;; j++) {
       char where[64];
-      snprintf(where, sizeof where, "rounds[%lld][%zu]", (long long)i, j);
+      where_of(where, sizeof where, i, j);
       if (mg_jsr_peek(r, 1) != '{') {
         *doc = 0;
         return mg_fail(err, MG_ERR_INVALID, "%s: expected a transfer object", where);

@@ -72,8 +72,13 @@ static inline int getc_(mg_jsr *r) {
   r->pos++;
   if (c == '\n') r->line++;
   if (r->cap && !r->cap_fail) {
-    char ch = (char)c;
-    r->cap_fail = mg_jbuf_put(r->cap, &ch, 1);
+    mg_jbuf *b = r->cap;
+    if (b->len < b->cap && b->len < b->limit) {
+      b->p[b->len++] = (char)c;
+    } else {
+      char ch = (char)c;
+      r->cap_fail = mg_jbuf_put(b, &ch, 1);
+    }
   }
   return c;
 }
