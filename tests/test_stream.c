@@ -6,7 +6,8 @@
  * corners: member order, an escaped "rounds" key, a duplicate "rounds",
  * deep nesting, trailing bytes, and a malformed transfer after a
  * violation (malformed wins: the whole file is checked before the
- * simulator sees a round). */
+ * simulator sees a round), and a pipe (read twice through a temporary
+ * file). */
 #include "helpers.h"
 
 #include <jansson.h>
@@ -135,6 +136,42 @@ static void round_over_limit(void **state) {
   assert_int_equal(mg_verify_file(big, &o, &rep, NULL, NULL, 0, &e), MG_ERR_TOO_LARGE);
   assert_non_null(strstr(e.msg, "rounds[0]"));
   mg_report_free(&rep);
+}
+
+/* a pipe cannot be read twice: the reader copies it to a temporary file */
+static void pipe_input(void **state) {
+  (void)state;
+  size_t len;
+  char *s = slurp(small, &len);
+  int fd[2];
+  assert_int_equal(pipe(fd), 0);
+  fflush(NULL);
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    close(fd[0]);
+    size_t off = 0;
+    while (off < len) {
+      ssize_t w = write(fd[1], s + off, len - off);
+      if (w <= 0) _exit(1);
+      off += (size_t)w;
+    }
+    _exit(0);
+  }
+  close(fd[1]);
+  char path[64];
+  snprintf(path, sizeof path, "/dev/fd/%d", fd[0]);
+  mg_report rep;
+  mg_err e;
+  assert_int_equal(mg_verify_file(path, NULL, &rep, NULL, NULL, 0, &e), MG_OK);
+  assert_true(rep.verified);
+  assert_int_equal(rep.rounds, 4);
+  assert_float_equal(rep.cost, 8, 0);
+  mg_report_free(&rep);
+  close(fd[0]);
+  int status;
+  assert_int_equal(waitpid(pid, &status, 0), pid);
+  free(s);
 }
 
 static mg_status verify_text(const char *text, mg_report *rep, mg_err *e) {
@@ -276,6 +313,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(large_file_flat_memory),
       cmocka_unit_test(round_over_limit),
+      cmocka_unit_test(pipe_input),
       cmocka_unit_test(tokenizer_corners),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

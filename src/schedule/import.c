@@ -26,6 +26,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Peak memory of jansson per byte of the JSON text it parses: 1.55 GB for
  * a 93 MB export (ring on ring:1200) read whole, 16.6; rounded up. Bounds
@@ -454,6 +455,23 @@ mg_status mg_sfile_open(const char *path, uint64_t mem_limit, mg_sfile **out, mg
   *out = NULL;
   FILE *f = fopen(path, "rb");
   if (!f) return mg_fail(err, MG_ERR_IO, "cannot open '%s'", path);
+  /* the rounds are read twice: a pipe is first copied to a temporary file */
+  struct stat sb;
+  if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+    FILE *t = tmpfile();
+    char buf[1 << 16];
+    size_t n;
+    int ok = t != NULL;
+    while (ok && (n = fread(buf, 1, sizeof buf, f)) > 0)
+      ok = fwrite(buf, 1, n, t) == n;
+    ok = ok && !ferror(f) && fflush(t) == 0 && fseek(t, 0, SEEK_SET) == 0;
+    fclose(f);
+    if (!ok) {
+      if (t) fclose(t);
+      return mg_fail(err, MG_ERR_IO, "cannot copy '%s' to a temporary file", path);
+    }
+    f = t;
+  }
   return sfile_open(f, NULL, 0, path, mem_limit, out, err);
 }
 
