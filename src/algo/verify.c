@@ -32,6 +32,6 @@ mg_status mg_verify_buffer(const char *data, size_t len, const mg_sim_opts *opts
   mg_sfile *sf = NULL;
   memset(rep, 0, sizeof *rep);
   if (disagree && dlen) disagree[0] = 0;
-  mg_status st = mg_sfile_open_buffer(data, len, &sf, err);
+  mg_status st = mg_sfile_open_buffer(data, len, opts ? opts->mem_limit : 0, &sf, err);
   return st != MG_OK ? st : verify_open(sf, opts, rep, info_out, disagree, dlen, err);
 }

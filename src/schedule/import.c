@@ -3,12 +3,24 @@
  * value, a missing field) is MG_ERR_INVALID with the JSON path of the
  * first problem, while ids that are well formed but name no node or item
  * of the file's machine are left to the simulator (MG_ERR_VIOLATION, exit
- * 1). The whole document is held in memory (jansson), so a file is refused
- * up front if that would exceed the memory limit. An open file is a
- * generator: it streams its rounds, with explicit item lists, into any sink
- * (the driver's verify replays it through the simulator and compares the
- * file's own report with ours). */
+ * 1). An open file is a generator: it streams its rounds, with explicit
+ * item lists, into any sink (the driver's verify replays it through the
+ * simulator and compares the file's own report with ours).
+ *
+ * The reader streams: a file with millions of rounds is never held whole.
+ * The incremental tokenizer of json_stream.c walks the top-level object;
+ * every member but "rounds" (the header: format, version, problem,
+ * algorithm, params, topology, model, bytes, pieces, report) is collected
+ * as text and parsed by jansson, and "rounds" is read one round at a time,
+ * each transfer object parsed by jansson from its own text and checked by
+ * read_transfer. Opening reads the rounds once without a sink, so every
+ * malformed transfer is reported (exit 2) before the simulator sees the
+ * first round; generating seeks back and streams them. Memory is that of
+ * the largest round (refused if it would pass the limit), not of the
+ * file. */
 #include "schedule_file.h"
+
+#include "json_stream.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -16,9 +28,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Peak memory of json_loadf per byte of a schedule file: 1.55 GB for a
- * 93 MB export (ring on ring:1200), 16.6; rounded up. */
+/* Peak memory of jansson per byte of the JSON text it parses: 1.55 GB for
+ * a 93 MB export (ring on ring:1200) read whole, 16.6; rounded up. Bounds
+ * the header and one transfer object's text. */
 #define MG_READ_FACTOR 18
+/* Memory of one round held as an mg_round per byte of its text: a transfer
+ * (about 330 bytes) takes at least 28 bytes of text, an item id (8 bytes)
+ * at least 2; doubled for the arrays' growth. */
+#define MG_ROUND_FACTOR 32
 
 static mg_status need_uint(json_t *v, uint64_t max, uint64_t *out, const char *what, mg_err *err) {
   if (!json_is_integer(v)) return mg_fail(err, MG_ERR_INVALID, "%s: expected a whole number", what);
@@ -114,8 +131,12 @@ static mg_status read_transfer(json_t *o, mg_round *r, const char *where, mg_err
   char what[96];
   if (!json_is_object(o)) return mg_fail(err, MG_ERR_INVALID, "%s: expected a transfer object", where);
   uint64_t src = 0, dst = 0;
-  snprintf(what, sizeof what, "%s.src", where);
-  if ((st = need_uint(json_object_get(o, "src"), UINT32_MAX - 1, &src, what, err)) != MG_OK) return st;
+  /* the field's path is formatted only for a message: this runs for every
+   * transfer of a file */
+  if ((st = need_uint(json_object_get(o, "src"), UINT32_MAX - 1, &src, "", NULL)) != MG_OK) {
+    snprintf(what, sizeof what, "%s.src", where);
+    return need_uint(json_object_get(o, "src"), UINT32_MAX - 1, &src, what, err);
+  }
   mg_transfer tr = mg_xfer((uint32_t)src, 0);
   json_t *bus = json_object_get(o, "bus");
   if (bus) {
@@ -128,8 +149,10 @@ static mg_status read_transfer(json_t *o, mg_round *r, const char *where, mg_err
       return mg_fail(err, MG_ERR_INVALID, "%s.bus: expected \"row\" or \"col\"", where);
     tr.dst = UINT32_MAX;
   } else {
-    snprintf(what, sizeof what, "%s.dst", where);
-    if ((st = need_uint(json_object_get(o, "dst"), UINT32_MAX - 1, &dst, what, err)) != MG_OK) return st;
+    if ((st = need_uint(json_object_get(o, "dst"), UINT32_MAX - 1, &dst, "", NULL)) != MG_OK) {
+      snprintf(what, sizeof what, "%s.dst", where);
+      return need_uint(json_object_get(o, "dst"), UINT32_MAX - 1, &dst, what, err);
+    }
     tr.dst = (uint32_t)dst;
     json_t *route = json_object_get(o, "route");
     if (route) {
@@ -177,32 +200,249 @@ static mg_status read_transfer(json_t *o, mg_round *r, const char *where, mg_err
 }
 
 struct mg_sfile {
-  json_t *root;
-  json_t *rounds; /* borrowed from root */
+  json_t *root; /* the header: every top-level member but "rounds" */
+  char *name;   /* the path, or "buffer", for messages */
+  FILE *f;      /* the open file, or NULL for a buffer */
+  uint64_t limit;
+  uint64_t rounds_off; /* where the "rounds" array starts, and its line */
+  long rounds_line;
+  mg_jbuf tbuf; /* one transfer object's text */
   mg_schedule_info info;
+  mg_jsr rd; /* large (its window): last */
 };
 
-/* Takes root (a parsed document) into a new mg_sfile; name names it in
- * messages. root is released on failure too. */
-static mg_status sfile_from(json_t *root, const char *name, mg_sfile **out, mg_err *err) {
-  mg_status st = MG_OK;
-  mg_sfile *sf = calloc(1, sizeof *sf);
-  if (!sf) {
-    json_decref(root);
-    return mg_fail(err, MG_ERR_NOMEM, "out of memory reading '%s'", name);
+/* A tokenizer error as a status: syntax MG_ERR_INVALID with the line,
+ * a value over the limit MG_ERR_TOO_LARGE. */
+static mg_status js_fail(mg_sfile *sf, int js, mg_err *err) {
+  switch (js) {
+  case MG_JS_NOMEM: return mg_fail(err, MG_ERR_NOMEM, "out of memory reading '%s'", sf->name);
+  case MG_JS_IO: return mg_fail(err, MG_ERR_IO, "%s: %s", sf->name, sf->rd.msg);
+  case MG_JS_TOO_LARGE:
+    return mg_fail(err, MG_ERR_TOO_LARGE, "%s: %s: parsing it would pass the memory limit of %.2f GiB", sf->name,
+                   sf->rd.msg, (double)sf->limit / (1u << 30));
+  default: return mg_fail(err, MG_ERR_INVALID, "%s: %s", sf->name, sf->rd.msg);
   }
-  sf->root = root;
-  if (!json_is_object(sf->root)) {
-    st = mg_fail(err, MG_ERR_INVALID, "%s: expected a JSON object", name);
+}
+
+/* "rounds[i][j]" without printf: this runs for every transfer of a file */
+static void where_of(char *buf, size_t len, int64_t i, size_t j) {
+  char tmp[64];
+  size_t n;
+  uint64_t v[2] = {(uint64_t)i, (uint64_t)j};
+  memcpy(tmp, "rounds", 6);
+  n = 6;
+  for (int k = 0; k < 2; k++) {
+    char d[24];
+    int m = 0;
+    do
+      d[m++] = (char)('0' + v[k] % 10);
+    while ((v[k] /= 10) != 0);
+    tmp[n++] = '[';
+    while (m)
+      tmp[n++] = d[--m];
+    tmp[n++] = ']';
+  }
+  if (n >= len) n = len - 1;
+  memcpy(buf, tmp, n);
+  buf[n] = 0;
+}
+
+/* Reads the "rounds" array at the reader's position, one round at a time
+ * into rd, each handed to sink (NULL: only checked). *doc is set to 1 when
+ * the error is one of the document (syntax, a value jansson refuses, a
+ * limit, the sink's) and 0 for a well-formed value of the wrong shape
+ * (which open reports only after the header's problems). */
+static mg_status read_rounds(mg_sfile *sf, mg_sink *sink, mg_round *rd, int64_t *count, int *doc, mg_err *err) {
+  mg_jsr *r = &sf->rd;
+  mg_status st;
+  int js;
+  int64_t i = 0;
+  *doc = 1;
+  if ((js = mg_jsr_expect(r, '[')) != MG_JS_OK) return js_fail(sf, js, err);
+  if (mg_jsr_peek(r, 1) == ']') goto end;
+  for (;; i++) {
+    if (mg_jsr_peek(r, 1) != '[') {
+      *doc = 0;
+      return mg_fail(err, MG_ERR_INVALID, "rounds[%lld]: expected an array of transfers", (long long)i);
+    }
+    uint64_t start = mg_jsr_offset(r);
+    mg_jsr_expect(r, '[');
+    mg_round_clear(rd);
+    if (mg_jsr_peek(r, 1) == ']') goto round_end;
+    for (size_t j = 0;; j++) {
+      char where[64];
+      where_of(where, sizeof where, i, j);
+      if (mg_jsr_peek(r, 1) != '{') {
+        *doc = 0;
+        return mg_fail(err, MG_ERR_INVALID, "%s: expected a transfer object", where);
+      }
+      sf->tbuf.len = 0;
+      r->cap = &sf->tbuf;
+      js = mg_jsr_skip(r);
+      r->cap = NULL;
+      r->cap_fail = 0;
+      if (js != MG_JS_OK) return js_fail(sf, js, err);
+      json_error_t jerr;
+      json_t *o = json_loadb(sf->tbuf.p, sf->tbuf.len, JSON_REJECT_DUPLICATES, &jerr);
+      if (!o) return mg_fail(err, MG_ERR_INVALID, "%s: %s: %s", sf->name, where, jerr.text);
+      st = read_transfer(o, rd, where, err);
+      json_decref(o);
+      if (st != MG_OK) {
+        *doc = st != MG_ERR_INVALID;
+        return st;
+      }
+      /* the round is held whole: about MG_ROUND_FACTOR bytes per byte of
+       * its text; refuse one that would not fit before it grows further */
+      if (mg_jsr_offset(r) - start > sf->limit / MG_ROUND_FACTOR)
+        return mg_fail(err, MG_ERR_TOO_LARGE,
+                       "%s: rounds[%lld] is over %.1f MiB of text: holding it would pass the memory limit of %.2f "
+                       "GiB",
+                       sf->name, (long long)i, (double)(sf->limit / MG_ROUND_FACTOR) / (1u << 20),
+                       (double)sf->limit / (1u << 30));
+      if (mg_jsr_peek(r, 1) != ',') break;
+      mg_jsr_expect(r, ',');
+    }
+  round_end:
+    if ((js = mg_jsr_expect(r, ']')) != MG_JS_OK) return js_fail(sf, js, err);
+    if (sink && (st = sink->round(sink->ctx, rd, err)) != MG_OK) return st;
+    if (mg_jsr_peek(r, 1) != ',') break;
+    mg_jsr_expect(r, ',');
+  }
+  i++;
+end:
+  if ((js = mg_jsr_expect(r, ']')) != MG_JS_OK) return js_fail(sf, js, err);
+  *count = i;
+  return MG_OK;
+}
+
+/* The first pass: walks the top-level object, collects the text of every
+ * member but "rounds" (parsed by jansson with JSON_REJECT_DUPLICATES, so
+ * the header's checks are those of a whole-document read) and reads the
+ * rounds once without a sink, to find every malformed transfer before the
+ * simulator sees one: errors come as a whole-document reader would give
+ * them (syntax and JSON first, then the header, then the rounds). */
+static mg_status sfile_scan(mg_sfile *sf, mg_err *err) {
+  mg_jsr *r = &sf->rd;
+  mg_status st = MG_OK, deferred = MG_OK;
+  mg_err derr;
+  mg_round scratch;
+  memset(&derr, 0, sizeof derr);
+  mg_jbuf hdr = {0};
+  int js, have_rounds = 0, rounds_array = 0;
+  int64_t count = 0;
+  size_t members = 0;
+  mg_round_init(&scratch);
+  hdr.limit = sf->limit / MG_READ_FACTOR > SIZE_MAX ? SIZE_MAX : (size_t)(sf->limit / MG_READ_FACTOR);
+  sf->tbuf.limit = hdr.limit;
+  int c = mg_jsr_peek(r, 1);
+  if (c != '{') {
+    js = c == '[' ? mg_jsr_skip(r) : mg_jsr_expect(r, '{');
+    if (js == MG_JS_OK && mg_jsr_peek(r, 1) >= 0) js = mg_jsr_expect(r, -2);
+    st = js != MG_JS_OK ? js_fail(sf, js, err) : mg_fail(err, MG_ERR_INVALID, "%s: expected a JSON object", sf->name);
+    goto out;
+  }
+  mg_jsr_expect(r, '{');
+  if ((js = mg_jbuf_put(&hdr, "{", 1)) != MG_JS_OK) goto jsfail;
+  if (mg_jsr_peek(r, 1) != '}') {
+    for (;;) {
+      size_t mark = hdr.len;
+      int is_rounds = 0;
+      if (members && (js = mg_jbuf_put(&hdr, ",", 1)) != MG_JS_OK) goto jsfail;
+      r->cap = &hdr;
+      js = mg_jsr_string(r, "rounds", &is_rounds);
+      if (js == MG_JS_OK) js = mg_jsr_expect(r, ':');
+      if (js != MG_JS_OK) goto jsfail;
+      if (!is_rounds) {
+        js = mg_jsr_skip(r);
+        r->cap = NULL;
+        if (js != MG_JS_OK) goto jsfail;
+        members++;
+      } else {
+        r->cap = NULL;
+        hdr.len = mark;
+        if (have_rounds) {
+          st = mg_fail(err, MG_ERR_INVALID, "%s: line %ld: duplicate object key \"rounds\"", sf->name, r->line);
+          goto out;
+        }
+        have_rounds = 1;
+        c = mg_jsr_peek(r, 1);
+        sf->rounds_off = mg_jsr_offset(r);
+        sf->rounds_line = r->line;
+        if (c == '[') {
+          int doc = 1;
+          rounds_array = 1;
+          st = read_rounds(sf, NULL, &scratch, &count, &doc, err);
+          if (st != MG_OK && doc) goto out;
+          if (st != MG_OK) {
+            deferred = st;
+            if (err) derr = *err;
+            st = MG_OK;
+            /* the rest of the rounds: their syntax only */
+            if ((js = mg_jsr_seek(r, sf->rounds_off, sf->rounds_line)) != MG_JS_OK) goto jsfail;
+          }
+          mg_round_free(&scratch);
+          mg_round_init(&scratch);
+        }
+        if (c != '[' || deferred != MG_OK) {
+          if ((js = mg_jsr_skip(r)) != MG_JS_OK) goto jsfail;
+        }
+      }
+      if (mg_jsr_peek(r, 1) != ',') break;
+      mg_jsr_expect(r, ',');
+    }
+  }
+  if ((js = mg_jsr_expect(r, '}')) != MG_JS_OK) goto jsfail;
+  if (mg_jsr_peek(r, 1) >= 0 && (js = mg_jsr_expect(r, -2)) != MG_JS_OK) goto jsfail;
+  if ((js = mg_jbuf_put(&hdr, "}", 1)) != MG_JS_OK) goto jsfail;
+  json_error_t jerr;
+  sf->root = json_loadb(hdr.p, hdr.len, JSON_REJECT_DUPLICATES, &jerr);
+  if (!sf->root) {
+    st = mg_fail(err, MG_ERR_INVALID, "%s: %s", sf->name, jerr.text);
     goto out;
   }
   MG_CHECK(read_info(sf->root, &sf->info, err));
-  sf->rounds = json_object_get(sf->root, "rounds");
-  if (!json_is_array(sf->rounds)) {
+  if (!rounds_array) {
     st = mg_fail(err, MG_ERR_INVALID, "rounds: expected an array of rounds");
     goto out;
   }
-  sf->info.rounds_hint = (int64_t)json_array_size(sf->rounds);
+  if (deferred != MG_OK) {
+    if (err) *err = derr;
+    st = deferred;
+    goto out;
+  }
+  sf->info.rounds_hint = count;
+  goto out;
+jsfail:
+  r->cap = NULL;
+  if (js == MG_JS_TOO_LARGE && !r->msg[0])
+    snprintf(r->msg, sizeof r->msg, "line %ld: the header is over %zu bytes", r->line, hdr.limit);
+  st = js_fail(sf, js, err);
+out:
+  r->cap = NULL;
+  mg_jbuf_free(&hdr);
+  mg_round_free(&scratch);
+  return st;
+}
+
+/* Opens a document read through f (or data, len when f is NULL). */
+static mg_status sfile_open(FILE *f, const char *data, size_t len, const char *name, uint64_t mem_limit, mg_sfile **out,
+                            mg_err *err) {
+  mg_status st = MG_OK;
+  *out = NULL;
+  mg_sfile *sf = calloc(1, sizeof *sf);
+  if (!sf || !(sf->name = strdup(name))) {
+    free(sf);
+    if (f) fclose(f);
+    return mg_fail(err, MG_ERR_NOMEM, "out of memory reading '%s'", name);
+  }
+  sf->f = f;
+  if (f)
+    mg_jsr_init_file(&sf->rd, f);
+  else
+    mg_jsr_init_mem(&sf->rd, data, len);
+  sf->limit = mem_limit ? mem_limit : mg_phys_mem() / 4 * 3;
+  if (!sf->limit) sf->limit = UINT64_MAX;
+  MG_CHECK(sfile_scan(sf, err));
 out:
   if (st != MG_OK)
     mg_sfile_close(sf);
@@ -212,35 +452,31 @@ out:
 }
 
 mg_status mg_sfile_open(const char *path, uint64_t mem_limit, mg_sfile **out, mg_err *err) {
-  json_error_t jerr;
   *out = NULL;
   FILE *f = fopen(path, "rb");
   if (!f) return mg_fail(err, MG_ERR_IO, "cannot open '%s'", path);
-  /* jansson holds the whole document: about MG_READ_FACTOR bytes of memory
-   * per byte of file (measured on exports); refuse before reading what
-   * would not fit the limit the simulator applies */
+  /* the rounds are read twice: a pipe is first copied to a temporary file */
   struct stat sb;
-  uint64_t limit = mem_limit ? mem_limit : mg_phys_mem() / 4 * 3;
-  if (fstat(fileno(f), &sb) == 0 && limit && (uint64_t)sb.st_size > limit / MG_READ_FACTOR) {
+  if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+    FILE *t = tmpfile();
+    char buf[1 << 16];
+    size_t n;
+    int ok = t != NULL;
+    while (ok && (n = fread(buf, 1, sizeof buf, f)) > 0)
+      ok = fwrite(buf, 1, n, t) == n;
+    ok = ok && !ferror(f) && fflush(t) == 0 && fseek(t, 0, SEEK_SET) == 0;
     fclose(f);
-    return mg_fail(err, MG_ERR_TOO_LARGE,
-                   "reading '%s' (%.1f MiB) takes about %.2f GiB (the reader holds the whole file), over the limit "
-                   "of %.2f GiB",
-                   path, (double)sb.st_size / (1u << 20), (double)sb.st_size * MG_READ_FACTOR / (1u << 30),
-                   (double)limit / (1u << 30));
+    if (!ok) {
+      if (t) fclose(t);
+      return mg_fail(err, MG_ERR_IO, "cannot copy '%s' to a temporary file", path);
+    }
+    f = t;
   }
-  json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
-  fclose(f);
-  if (!root) return mg_fail(err, MG_ERR_INVALID, "%s: line %d: %s", path, jerr.line, jerr.text);
-  return sfile_from(root, path, out, err);
+  return sfile_open(f, NULL, 0, path, mem_limit, out, err);
 }
 
-mg_status mg_sfile_open_buffer(const char *data, size_t len, mg_sfile **out, mg_err *err) {
-  json_error_t jerr;
-  *out = NULL;
-  json_t *root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
-  if (!root) return mg_fail(err, MG_ERR_INVALID, "buffer: line %d: %s", jerr.line, jerr.text);
-  return sfile_from(root, "buffer", out, err);
+mg_status mg_sfile_open_buffer(const char *data, size_t len, uint64_t mem_limit, mg_sfile **out, mg_err *err) {
+  return sfile_open(NULL, data, len, "buffer", mem_limit, out, err);
 }
 
 const mg_schedule_info *mg_sfile_info(const mg_sfile *sf) { return &sf->info; }
@@ -249,22 +485,15 @@ mg_status mg_sfile_generate(void *arg, mg_sink *sink, mg_err *err) {
   mg_sfile *sf = arg;
   mg_status st = MG_OK;
   mg_round r;
+  int64_t count = 0;
+  int doc = 1, js;
   mg_round_init(&r);
   MG_CHECK(sink->begin(sink->ctx, &sf->info, err));
-  for (size_t i = 0; i < json_array_size(sf->rounds); i++) {
-    json_t *rd = json_array_get(sf->rounds, i);
-    if (!json_is_array(rd)) {
-      st = mg_fail(err, MG_ERR_INVALID, "rounds[%zu]: expected an array of transfers", i);
-      goto out;
-    }
-    mg_round_clear(&r);
-    for (size_t j = 0; j < json_array_size(rd); j++) {
-      char where[64];
-      snprintf(where, sizeof where, "rounds[%zu][%zu]", i, j);
-      MG_CHECK(read_transfer(json_array_get(rd, j), &r, where, err));
-    }
-    MG_CHECK(sink->round(sink->ctx, &r, err));
+  if ((js = mg_jsr_seek(&sf->rd, sf->rounds_off, sf->rounds_line)) != MG_JS_OK) {
+    st = js_fail(sf, js, err);
+    goto out;
   }
+  MG_CHECK(read_rounds(sf, sink, &r, &count, &doc, err));
   st = sink->end(sink->ctx, err);
 out:
   mg_round_free(&r);
@@ -287,5 +516,8 @@ void mg_sfile_disagreement(const mg_sfile *sf, const mg_report *rep, char *disag
 void mg_sfile_close(mg_sfile *sf) {
   if (!sf) return;
   json_decref(sf->root);
+  if (sf->f) fclose(sf->f);
+  mg_jbuf_free(&sf->tbuf);
+  free(sf->name);
   free(sf);
 }

@@ -7,12 +7,15 @@
 typedef struct mg_sfile mg_sfile;
 
 /* Reads and checks the file's header (format, topology, model, sizes) and
- * that it has rounds. MG_ERR_IO if it cannot be read, MG_ERR_TOO_LARGE if
- * holding it would pass mem_limit (0: 3/4 of physical memory),
- * MG_ERR_INVALID with the first malformed field; *out is NULL then. */
+ * every transfer of its rounds (without holding them: the file stays open
+ * and the rounds are read again by mg_sfile_generate). MG_ERR_IO if it
+ * cannot be read, MG_ERR_TOO_LARGE if the header, one transfer or one round
+ * would pass mem_limit (0: 3/4 of physical memory), MG_ERR_INVALID with
+ * the first malformed field; *out is NULL then. */
 mg_status mg_sfile_open(const char *path, uint64_t mem_limit, mg_sfile **out, mg_err *err);
-/* The same for a document in memory (named "buffer" in messages). */
-mg_status mg_sfile_open_buffer(const char *data, size_t len, mg_sfile **out, mg_err *err);
+/* The same for a document in memory (named "buffer" in messages); data
+ * must outlive the mg_sfile. */
+mg_status mg_sfile_open_buffer(const char *data, size_t len, uint64_t mem_limit, mg_sfile **out, mg_err *err);
 const mg_schedule_info *mg_sfile_info(const mg_sfile *sf);
 /* An mg_generator_fn (arg: the mg_sfile): streams the rounds, checking
  * each transfer as it goes (MG_ERR_INVALID for a malformed one). */
