@@ -1,13 +1,11 @@
 /* SVG writer helpers: formatted appends, escaping, palettes, and the
- * mg_text buffer's output (to a FILE*, or atomically to a path the way
- * src/schedule/export.c writes schedule files: a temporary file beside the
- * target renamed into place only when everything was written). */
+ * mg_text buffer's output (to a FILE*, or atomically to a path through
+ * mg_outfile, as the schedule files are written). */
 #include "svg.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 void mg_text_free(mg_text *t) {
@@ -23,25 +21,13 @@ mg_status mg_text_fwrite(const mg_text *t, FILE *f, mg_err *err) {
 }
 
 mg_status mg_text_save(const mg_text *t, const char *path, mg_err *err) {
-  char tmp[4096];
+  mg_outfile o;
   if (!path || !*path) return mg_fail(err, MG_ERR_INVALID, "no output path");
-  if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp)
-    return mg_fail(err, MG_ERR_INVALID, "output path too long");
-  int fd = mkstemp(tmp);
-  if (fd < 0) return mg_fail(err, MG_ERR_IO, "cannot create a file beside '%s'", path);
-  FILE *f = fdopen(fd, "w");
-  if (!f) {
-    close(fd);
-    unlink(tmp);
-    return mg_fail(err, MG_ERR_IO, "cannot open '%s' for writing", tmp);
-  }
-  int bad = t->len && fwrite(t->s, 1, t->len, f) != t->len;
-  bad |= fflush(f) != 0 || ferror(f);
-  bad |= fclose(f) != 0;
-  /* mkstemp makes the file private; a picture is meant to be shared */
-  if (!bad && chmod(tmp, 0644) == 0 && rename(tmp, path) == 0) return MG_OK;
-  unlink(tmp);
-  return mg_fail(err, MG_ERR_IO, "cannot write '%s'", path);
+  mg_status st = mg_outfile_open(&o, path, err);
+  if (st != MG_OK) return st;
+  int bad = t->len && fwrite(t->s, 1, t->len, o.f) != t->len;
+  st = mg_outfile_close(&o, !bad, err);
+  return bad && st == MG_OK ? mg_fail(err, MG_ERR_IO, "cannot write '%s'", path) : st;
 }
 
 void svg_printf(svg_w *w, const char *fmt, ...) {

@@ -6,8 +6,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define MG_DATAFLOW_MAX (1u << 25)
 
@@ -98,39 +96,4 @@ void mg_dataflow_commit(mg_dataflow *d) {
     if (d->problem == MG_EXCHANGE || *by < 0) *by = d->pending[i].id;
   }
   d->npending = 0;
-}
-
-mg_status mg_outfile_open(mg_outfile *o, const char *path, mg_err *err) {
-  memset(o, 0, sizeof *o);
-  if (!strcmp(path, "-")) {
-    o->f = stdout;
-    o->is_stdout = 1;
-    return MG_OK;
-  }
-  if (strlen(path) >= sizeof o->path || snprintf(o->tmp, sizeof o->tmp, "%s.tmpXXXXXX", path) >= (int)sizeof o->tmp)
-    return mg_fail(err, MG_ERR_INVALID, "output path too long");
-  strcpy(o->path, path);
-  int fd = mkstemp(o->tmp);
-  if (fd < 0) return mg_fail(err, MG_ERR_IO, "cannot create a file beside '%s'", path);
-  /* mkstemp makes the file 0600; a schedule is no secret */
-  mode_t um = umask(0);
-  umask(um);
-  if (fchmod(fd, 0666 & ~um) != 0 || !(o->f = fdopen(fd, "w"))) {
-    close(fd);
-    unlink(o->tmp);
-    return mg_fail(err, MG_ERR_IO, "cannot open a file beside '%s' for writing", path);
-  }
-  return MG_OK;
-}
-
-mg_status mg_outfile_close(mg_outfile *o, int ok, mg_err *err) {
-  mg_status st = MG_OK;
-  const char *name = o->is_stdout ? "standard output" : o->path;
-  if (fflush(o->f) != 0 || ferror(o->f)) st = mg_fail(err, MG_ERR_IO, "write error in '%s'", name);
-  if (o->is_stdout) return st;
-  if (fclose(o->f) != 0 && st == MG_OK) st = mg_fail(err, MG_ERR_IO, "write error in '%s'", name);
-  if (ok && st == MG_OK && rename(o->tmp, o->path) != 0)
-    st = mg_fail(err, MG_ERR_IO, "cannot move the schedule into '%s'", o->path);
-  if (!ok || st != MG_OK) unlink(o->tmp);
-  return st;
 }

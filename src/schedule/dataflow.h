@@ -42,17 +42,4 @@ mg_status mg_dataflow_deliver(mg_dataflow *d, uint32_t node, uint64_t item, int6
  * arrives again changes nothing), exchange its latest (a block moves). */
 void mg_dataflow_commit(mg_dataflow *d);
 
-/* An output file written atomically: to a temporary name beside path,
- * renamed into place by mg_outfile_close(ok=1), removed otherwise; the
- * mode the umask gives a new file. path "-" is stdout (written as it
- * goes; nothing to discard). */
-typedef struct mg_outfile {
-  FILE *f;
-  int is_stdout;
-  char tmp[4096];
-  char path[4096];
-} mg_outfile;
-mg_status mg_outfile_open(mg_outfile *o, const char *path, mg_err *err);
-mg_status mg_outfile_close(mg_outfile *o, int ok, mg_err *err);
-
 #endif

@@ -44,4 +44,18 @@ int mg_route_default(const mg_topo *t, uint32_t a, uint32_t b, mg_seg *seg);
 /* Bit helpers for gossip state. */
 static inline uint64_t mg_words(uint64_t bits) { return (bits + 63u) / 64u; }
 
+/* An output file written atomically: to a temporary name beside path,
+ * renamed into place by mg_outfile_close(ok=1), removed otherwise, so no
+ * partial file is ever left (schedules, exports, pictures); the
+ * mode the umask gives a new file. path "-" is stdout (written as it
+ * goes; nothing to discard). */
+typedef struct mg_outfile {
+  FILE *f;
+  int is_stdout;
+  char tmp[4096];
+  char path[4096];
+} mg_outfile;
+mg_status mg_outfile_open(mg_outfile *o, const char *path, mg_err *err);
+mg_status mg_outfile_close(mg_outfile *o, int ok, mg_err *err);
+
 #endif
