@@ -27,7 +27,7 @@ soname=$(objdump -p "$libdir/libmeshgossip.so" | awk '/SONAME/ {print $2}')
 echo "SONAME $soname"
 if [ -x "$prefix/bin/meshgossip-mpi" ]; then
   [ -e "$libdir/libmeshgossip-pmpi.so" ] || fail "missing libmeshgossip-pmpi.so"
-  "$prefix/bin/meshgossip-mpi" --help | grep -q "usage: meshgossip-mpi" || fail "meshgossip-mpi --help"
+  "$prefix/bin/meshgossip-mpi" --help | grep "usage: meshgossip-mpi" >/dev/null || fail "meshgossip-mpi --help"
 fi
 # the completion offers the installed tool's algorithms
 comp=$(PATH=$prefix/bin:$PATH bash -c 'source "$1"; COMP_WORDS=(meshgossip run --algo conc); COMP_CWORD=3; _meshgossip
@@ -39,7 +39,7 @@ cd "$tmp"
 # pkg-config, shared (rpath to the prefix) and static
 "$cc" "$here/consumer.c" -o c_pc_shared $(pkg-config --cflags --libs meshgossip) -lm -Wl,-rpath,"$libdir"
 ./c_pc_shared "$version"
-ldd ./c_pc_shared | grep -q "$libdir/libmeshgossip.so" || fail "c_pc_shared does not load the installed .so"
+ldd ./c_pc_shared | grep "$libdir/libmeshgossip.so" >/dev/null || fail "c_pc_shared does not load the installed .so"
 "$cc" "$here/consumer.c" -o c_pc_static $(pkg-config --cflags meshgossip) "$libdir/libmeshgossip.a" \
   $(pkg-config --libs-only-l --static meshgossip | sed 's/-lmeshgossip//')
 ./c_pc_static "$version"
