@@ -581,6 +581,7 @@ typedef struct mg_table {
 typedef struct mg_table_desc {
   const char *name;  /* e.g. "juurlink-t1" */
   const char *title; /* what it reproduces */
+  const char *unit;  /* of the paper / closed form / simulated values; "a | b" when col says which */
   mg_status (*build)(mg_table *out, const mg_sim_opts *opts, mg_err *err);
 } mg_table_desc;
 

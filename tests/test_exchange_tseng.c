@@ -236,6 +236,19 @@ static void test_tables_build(void **state) {
     assert_true(t.n > 0);
     for (size_t k = 0; k < t.n; k++)
       if (!strcmp(t.cells[k].col, "null-message syncs")) assert_true(t.cells[k].simulated == t.cells[k].paper);
+    /* Table 4's simulated rows: 8^3 and 16^3 take 13 and 21 start-ups (not
+     * 8d-15: Theorem 3 needs d >= 5) and 3328 and 34816 blocks, as Theorem
+     * 3's structure with the ring exchange of ring:2 and ring:4 */
+    int c64 = 0;
+    for (size_t k = 0; k < t.n; k++)
+      if (!isnan(t.cells[k].simulated) && !strcmp(t.cells[k].algorithm, "C64")) {
+        const double want[4] = {13, 3328, 21, 34816};
+        assert_true(c64 < 4);
+        assert_true(t.cells[k].simulated == want[c64]);
+        assert_true(t.cells[k].closed_form == want[c64]);
+        c64++;
+      }
+    assert_int_equal(c64, i == 0 ? 4 : 0);
     mg_table_free(&t);
   }
 }

@@ -110,5 +110,6 @@ out:
 const mg_table_desc mg_table_delmas = {
     .name = "delmas",
     .title = "seed 004: g_alpha, g_delta, g_tau on TM(7^i)^3 (circuit-switched, all-port) and round bounds",
+    .unit = "rounds",
     .build = build,
 };

@@ -160,5 +160,6 @@ static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
 const mg_table_desc mg_table_fujita = {
     .name = "fujita",
     .title = "seed 003: mesh-bus gossip steps (ts = 1) against Theorems 1-8",
+    .unit = "steps",
     .build = build,
 };

@@ -62,5 +62,6 @@ static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
 const mg_table_desc mg_table_juurlink_c1 = {
     .name = "juurlink-cor1",
     .title = "seed 000 Corollary 1: ring:729, tuned CIRCGOS vs Approaches 1 and 2 for log n <= r <= n^0.7",
+    .unit = "t'_l",
     .build = build,
 };

@@ -112,5 +112,6 @@ static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
 const mg_table_desc mg_table_juurlink_t2 = {
     .name = "juurlink-t2",
     .title = "seed 000 Table 2: gossip on n x n tori, cost in t'_l units",
+    .unit = "t'_l",
     .build = build,
 };

@@ -63,5 +63,6 @@ static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
 const mg_table_desc mg_table_tseng_sync = {
     .name = "tseng-sync",
     .title = "seed 001 section 7: barriers and null-message synchronisation on rings of 2^d",
+    .unit = "count | b t_x",
     .build = build,
 };

@@ -110,5 +110,6 @@ out:
 const mg_table_desc mg_table_tseng_t3 = {
     .name = "tseng-t3",
     .title = "seed 001 Table 3: complete exchange on 2^d x 2^d tori (x t_s, x b t_x)",
+    .unit = "t_s | b t_x",
     .build = build,
 };

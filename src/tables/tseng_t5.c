@@ -42,5 +42,6 @@ static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
 const mg_table_desc mg_table_tseng_t5 = {
     .name = "tseng-t5",
     .title = "seed 001 Table 5: limit speedups on transmission time",
+    .unit = "ratio",
     .build = build,
 };

@@ -450,8 +450,17 @@ static mg_status cg_closed_form(const mg_problem_spec *pb, const mg_params *ps, 
   double unit = pb->bytes * m->tl;
   if (!(unit > 0)) return mg_fail(err, MG_ERR_UNSUPPORTED, "the closed form needs t_l > 0");
   double v = mg_jrs_circgos_ring(c.n, m->ts / unit, c.a, c.b, c.k, NULL);
-  if (isnan(v)) return mg_fail(err, MG_ERR_UNSUPPORTED, "the closed form needs n to be a power of a");
-  *cost = v * unit;
+  if (!isnan(v)) {
+    *cost = v * unit;
+    return MG_OK;
+  }
+  /* n not a power of a: segments and gaps differ, so the journal version's
+   * count is summed over our geometry, phase by phase (cg_estimate: the
+   * concentration steps, floor(a/2) steps of the longest segment, and per
+   * phase-3 round the steps its widest gap needs for its packets) */
+  cg_geom g;
+  if ((st = cg_walk(&c, &g, NULL, err)) != MG_OK) return st;
+  *cost = cg_estimate(&c, &g, pb, NULL);
   return MG_OK;
 }
 
