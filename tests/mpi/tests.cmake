@@ -16,7 +16,7 @@ foreach(line ${MG_MPI_TESTS})
   foreach(np ${words})
     add_test(NAME mpi_${prog}_np${np}
              COMMAND ${MG_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} ${np} $<TARGET_FILE:mpi_${prog}>)
-    set_tests_properties(mpi_${prog}_np${np} PROPERTIES TIMEOUT 60 LABELS mpi
+    set_tests_properties(mpi_${prog}_np${np} PROPERTIES TIMEOUT 180 LABELS mpi
                          ENVIRONMENT "OMPI_MCA_rmaps_base_oversubscribe=1;MESHGOSSIP_VERBOSE=0")
   endforeach()
 endforeach()
