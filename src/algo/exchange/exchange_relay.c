@@ -58,6 +58,7 @@
 typedef struct xr_ctx {
   const mg_topo *t;
   uint32_t classes;
+  int q4; /* quarters of the ties relayed: 0 .. 4 */
 } xr_ctx;
 
 typedef struct xr_sel {
@@ -78,14 +79,14 @@ static uint32_t class_of(const mg_topo *t, uint32_t classes, const uint32_t *xs,
 }
 
 /* Whether (s, t) is a tie along k with an odd half-index. */
-static int tie_odd(const mg_topo *t, int k, const uint32_t *xs, const uint32_t *xt) {
+static int tie_odd(const mg_topo *t, int q4, int k, const uint32_t *xs, const uint32_t *xt) {
   if (!has_ties(t, k)) return 0;
   uint32_t n = t->n[k];
   if ((xt[k] + n - xs[k]) % n != n / 2) return 0;
   uint64_t sum = 0;
   for (int i = 0; i < t->d; i++)
     if (i != k) sum += (uint64_t)xs[i] + xt[i];
-  return (int)((sum >> 1) & 1);
+  return (int)((sum >> 1) & 3) < q4;
 }
 
 static int sel_pred(uint64_t item, void *arg) {
@@ -95,7 +96,7 @@ static int sel_pred(uint64_t item, void *arg) {
   mg_topo_coords(t, (uint32_t)(item / t->N), xs);
   mg_topo_coords(t, (uint32_t)(item % t->N), xt);
   if (class_of(t, q->x->classes, xs, xt) != q->c) return 0;
-  int relayed = tie_odd(t, q->k, xs, xt);
+  int relayed = tie_odd(t, q->x->q4, q->k, xs, xt);
   if (q->mode == 2) return relayed; /* a last hop: the box names the coordinate */
   if (xt[q->k] == q->v) return !relayed;
   return q->mode == 1 && xt[q->k] == q->tie && relayed;
@@ -150,7 +151,7 @@ static size_t line_msgs(const mg_topo *t, int k, uint32_t c, uint32_t a, xr_msg 
  * direction. A block of class c relayed in stage j (along k = c+j mod d)
  * sits one hop short along k, with its destination's coordinates along
  * the dimensions of stages 0..j-1 and its source's along the others. */
-static void closing_needs(const mg_topo *t, uint32_t classes, int j, uint8_t *need) {
+static void closing_needs(const mg_topo *t, uint32_t classes, int q4, int j, uint8_t *need) {
   for (uint32_t s = 0; s < t->N; s++) {
     uint32_t xs[MG_MAX_DIMS];
     mg_topo_coords(t, s, xs);
@@ -160,7 +161,7 @@ static void closing_needs(const mg_topo *t, uint32_t classes, int j, uint8_t *ne
       mg_topo_coords(t, r, xt);
       uint32_t c = class_of(t, classes, xs, xt);
       int k = (int)((c + (uint32_t)j) % (uint32_t)t->d);
-      if (!tie_odd(t, k, xs, xt)) continue;
+      if (!tie_odd(t, q4, k, xs, xt)) continue;
       memcpy(at, xs, sizeof at);
       for (int i = 0; i <= j; i++) {
         int q = (int)((c + (uint32_t)i) % (uint32_t)t->d);
@@ -176,9 +177,22 @@ static void closing_needs(const mg_topo *t, uint32_t classes, int j, uint8_t *ne
   }
 }
 
+/* The "relay" parameter: how many quarters of every tie go the other way. */
+static mg_status relay_quarters(const mg_params *ps, int *q4, mg_err *err) {
+  const char *v = ps ? mg_params_get(ps, "relay") : NULL;
+  *q4 = 2;
+  if (!v) return MG_OK;
+  if (strlen(v) != 1 || v[0] < '0' || v[0] > '4')
+    return mg_fail(err, MG_ERR_INVALID, "parameter relay takes quarters 0..4, not '%s'", v);
+  *q4 = v[0] - '0';
+  return MG_OK;
+}
+
 static mg_status relay_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
   int order;
+  int q4;
   mg_status st = mg_xlines_order(ps, &order, err);
+  if (st == MG_OK) st = relay_quarters(ps, &q4, err);
   if (st == MG_OK) st = mg_xlines_check(pb, "exchange-relay", err);
   if (st != MG_OK) return st;
   if (pb->topo.N > 65536)
@@ -192,7 +206,9 @@ static mg_status relay_generate(const mg_problem_spec *pb, const mg_params *ps, 
   mg_emit e;
   int begun = 0, order = 1, any = 0;
   uint32_t classes = (uint32_t)t->d;
-  xr_ctx ctx = {t, classes};
+  int q4 = 2;
+  if ((st = relay_quarters(ps, &q4, err)) != MG_OK) return st;
+  xr_ctx ctx = {t, classes, q4};
   xr_msg *msg = NULL;
   xr_sel *sel = NULL;
   uint8_t *need = NULL;
@@ -200,7 +216,7 @@ static mg_status relay_generate(const mg_problem_spec *pb, const mg_params *ps, 
   if ((st = relay_check(pb, ps, err)) != MG_OK || (st = mg_xlines_order(ps, &order, err)) != MG_OK) return st;
   for (int k = 0; k < t->d; k++) {
     cap += t->n[k];
-    any |= has_ties(t, k);
+    any |= has_ties(t, k) && q4 > 0;
   }
   msg = mg_calloc(cap, sizeof *msg);
   /* the selectors live until the end: a sink may keep a round's
@@ -263,7 +279,7 @@ static mg_status relay_generate(const mg_problem_spec *pb, const mg_params *ps, 
     if (!any) continue;
     /* the last hops of the blocks relayed in this round */
     memset(need, 0, (size_t)t->N * 2);
-    closing_needs(t, classes, j, need);
+    closing_needs(t, classes, q4, j, need);
     size_t hop0 = nsel;
     for (uint32_t c = 0; c < classes; c++)
       sel[nsel++] = (xr_sel){.x = &ctx, .c = c, .k = (int)((c + (uint32_t)j) % (uint32_t)t->d), .mode = 2};
@@ -303,6 +319,7 @@ out:
 
 static const mg_param_desc relay_params[] = {
     {"order", "far", "a node's sends: far (farthest first, alternating directions and classes), near, plain"},
+    {"relay", "2", "quarters of every tie relayed the other way round (0: none, SimGrid's tie routes only)"},
     {NULL, NULL, NULL}};
 
 const mg_algo mg_algo_exchange_relay = {
