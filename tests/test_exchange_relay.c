@@ -42,6 +42,21 @@ static void test_relay_8x8(void **state) {
   assert_int_equal(rep.rounds, 4);
   assert_float_equal(rep.cost, 68, 1e-9);
   mg_report_free(&rep);
+  /* relay=0: exchange-allport's schedule on SimGrid's tie routes: a + arc
+   * carries offsets 1..3 and the 4 ties behind it, 10 messages of 4
+   * blocks, in both rounds (exchange-allport's own balanced routes: 32) */
+  pb = th_problem(MG_EXCHANGE, "torus:8x8", "contention=shared,ts=0,td=0,tl=1", 1.0);
+  {
+    const mg_algo *a;
+    mg_params ps;
+    mg_err err = {{0}};
+    if (mg_algo_lookup("exchange-relay:relay=0", &a, &ps, &err) != MG_OK) fail_msg("%s", err.msg);
+    assert_int_equal(mg_run(a, &pb, &ps, NULL, &rep, &err), MG_OK);
+    assert_true(rep.verified);
+    assert_int_equal(rep.rounds, 2);
+    assert_float_equal(rep.cost, 80, 1e-9);
+    mg_report_free(&rep);
+  }
   /* start-ups only: ceil(14/4) per main round, 1 per closing round */
   pb = th_problem(MG_EXCHANGE, "torus:8x8", "contention=shared,ts=1,td=0,tl=0", 1.0);
   rep = run_ok("exchange-relay", &pb);
