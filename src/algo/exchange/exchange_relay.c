@@ -16,9 +16,11 @@
  * ..., and round j (j < d) runs stage j of every class. In a stage along a
  * wrapped dimension k of even extent n >= 4 (h = n/2), a block whose
  * destination is h away from its holder's coordinate a is a tie. Half of
- * the ties are relayed: those with an odd half-index ((sum over the other
- * dimensions i of x_i(s) + x_i(t)) >> 1, which splits every tie message of
- * a 2D torus with even extents exactly in two). A relayed block goes the
+ * the ties are relayed by default (parameter relay=Q: Q quarters, 0..4):
+ * those with quarter-index ((sum over the other dimensions i of x_i(s) +
+ * x_i(t)) >> 1) mod 4 below Q, which splits every tie message of a 2D
+ * torus exactly when the other extent is a multiple of 8 (4 blocks a tie
+ * message on 8x8), nearly otherwise. A relayed block goes the
  * other way from SimGrid's tie route: from a != h, -(h-1) hops, inside the
  * message the node sends to coordinate a+h+1 anyway (combining: no extra
  * start-up); from a = h, +(h-1) hops, inside the message to a+h-1. A
@@ -44,10 +46,18 @@
  * a main round (the tie message keeps its direct half), at most 4 in a
  * closing round.
  *
- * On SimGrid (docs/alltoall.md) this balance does not pay: at 32 KiB per
- * block the replay of the SMPI platform gives 20.2 ms against
- * exchange-allport's 17.9, and more at small blocks (two more rounds of
- * serial start-ups). Kept as the measured answer to "relay the ties".
+ * relay=0 relays nothing: exchange-allport's schedule with SimGrid's tie
+ * routes named, so the model prices what SMPI runs (17.78 ms predicted,
+ * 17.87 simulated at 32 KiB on the Paragon platform's 8x8).
+ *
+ * On SMPI (docs/alltoall.md) the balance does not pay: at 32 KiB per block
+ * relay=2 takes 19.55 ms against relay=0's 17.87, and more at small blocks
+ * (two more rounds of serial start-ups). SMPI's network model has
+ * cross-traffic (each flow also loads its reverse route at 5%, and the
+ * max-min solver gives the reverse flows of a saturated link its rate), so
+ * loading both directions of every arc equally couples every flow to twice
+ * the saturated links; without cross-traffic the SimGrid replay gives 14.0
+ * ms against 15.9. Kept as the measured answer to "relay the ties".
  */
 #include "../algo_internal.h"
 
