@@ -13,7 +13,8 @@
  * usage: paragon --problem gossip|exchange --topo torus:9x9 --sizes a,b,..
  *                [--model SPEC] [--label NAME] [--only ours|mpi]
  *                [--algos SPEC,SPEC..]  (ours: only these "NAME[:k=v]" specs,
- *                 params separated by '+', e.g. greedy-links:chunks=2) */
+ *                 params separated by '+', e.g. greedy-links:chunks=2)
+ *                [--ring no]  (ours: not also on the ring of all ranks) */
 #include "meshgossip_mpi.h"
 
 #include <stdio.h>
@@ -89,6 +90,7 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &n);
   const char *topo = NULL, *model = NULL, *label = "default", *only = NULL, *sizes = "32768", *algos = NULL;
+  int no_ring = 0; /* --ring no: skip the runs on the ring of all ranks */
   mg_problem pr = MG_GOSSIP;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--topo"))
@@ -103,6 +105,8 @@ int main(int argc, char **argv) {
       algos = argv[i + 1];
     else if (!strcmp(argv[i], "--sizes"))
       sizes = argv[i + 1];
+    else if (!strcmp(argv[i], "--ring"))
+      no_ring = !strcmp(argv[i + 1], "no");
     else if (!strcmp(argv[i], "--problem"))
       pr = !strcmp(argv[i + 1], "exchange") ? MG_EXCHANGE : MG_GOSSIP;
   }
@@ -151,7 +155,7 @@ int main(int argc, char **argv) {
       if (a->problem != pr) continue;
       const char *runs[2] = {topo, ring};
       for (int j = 0; j < 2; j++) {
-        if (j == 1 && !strcmp(topo, ring)) break;
+        if (j == 1 && (no_ring || !strcmp(topo, ring))) break;
         mg_mpi_opts o = {.topo = runs[j], .algo = specs[i]};
         mg_mpi_plan *p = NULL;
         int rc = pr == MG_GOSSIP ? mg_mpi_allgather_init(m, MPI_BYTE, m, MPI_BYTE, MPI_COMM_WORLD, &o, &p)
