@@ -49,16 +49,32 @@
 
 #include <string.h>
 
+/* One step: v receives from v + digit[j], j < nd (the longest route
+ * first); hops is the longest route, load the busiest arc (messages). */
+typedef struct tiling_step {
+  int nd;
+  int8_t digit[3][2];
+  int hops, load;
+} tiling_step;
+
 typedef struct tiling_table {
   uint32_t n;
   int steps;
-  int8_t digit[3][3][2]; /* step, digit, (dx, dy): v receives from v + digit */
-  int hops[3], load[3];  /* longest route and busiest arc of each step */
+  tiling_step step[3];
+  tiling_step half[2]; /* split=1: step 0 as two one-message steps */
 } tiling_table;
 
 static const tiling_table tables[] = {
-    {8, 3, {{{-4, 2}, {-4, -2}, {0, -4}}, {{2, 1}, {-2, 1}, {0, -2}}, {{1, 0}, {-1, 0}, {0, 1}}}, {6, 3, 1}, {8, 2, 1}},
-    {4, 2, {{{2, 1}, {2, -1}, {0, 2}}, {{1, 0}, {-1, 0}, {0, 1}}}, {3, 1, 0}, {4, 1, 0}},
+    {8,
+     3,
+     {{3, {{-4, 2}, {-4, -2}, {0, -4}}, 6, 8},
+      {3, {{2, 1}, {-2, 1}, {0, -2}}, 3, 2},
+      {3, {{1, 0}, {-1, 0}, {0, 1}}, 1, 1}},
+     {{1, {{0, 4}}, 4, 4}, {1, {{4, 2}}, 6, 4}}},
+    {4,
+     2,
+     {{3, {{2, 1}, {2, -1}, {0, 2}}, 3, 4}, {3, {{1, 0}, {-1, 0}, {0, 1}}, 1, 1}},
+     {{1, {{0, 2}}, 2, 2}, {1, {{2, 1}}, 3, 2}}},
 };
 
 static const tiling_table *find_table(const mg_topo *t) {
@@ -68,8 +84,25 @@ static const tiling_table *find_table(const mg_topo *t) {
   return NULL;
 }
 
+/* The steps to run: the table's, or with split=1 its first one replaced by
+ * its two halves. Returns the number of steps. */
+static int plan_steps(const tiling_table *tb, int64_t split, const tiling_step *out[4]) {
+  int k = 0;
+  if (split) {
+    out[k++] = &tb->half[0];
+    out[k++] = &tb->half[1];
+  } else {
+    out[k++] = &tb->step[0];
+  }
+  for (int l = 1; l < tb->steps; l++)
+    out[k++] = &tb->step[l];
+  return k;
+}
+
 static mg_status tt_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
-  (void)ps;
+  int64_t split;
+  mg_status st = mg_param_int(ps, "split", 0, 0, 1, &split, err);
+  if (st != MG_OK) return st;
   if (pb->problem != MG_GOSSIP) return mg_fail(err, MG_ERR_UNSUPPORTED, "torus-tiling is a gossip algorithm");
   if (!find_table(&pb->topo))
     return mg_fail(err, MG_ERR_UNSUPPORTED, "torus-tiling has digit sets for torus:8x8 and 4x4 only");
@@ -107,14 +140,17 @@ static mg_status tt_generate(const mg_problem_spec *pb, const mg_params *ps, mg_
   memset(&e, 0, sizeof e);
   mg_status st = tt_check(pb, ps, err);
   if (st != MG_OK) return st;
-  const tiling_table *tb = find_table(t);
-  MG_CHECK(mg_emit_begin(&e, sink, pb, "torus-tiling", ps, 1, 0, tb->steps, err));
-  for (int l = 0; l < tb->steps; l++) {
+  const tiling_step *steps[4];
+  int64_t split = 0;
+  mg_param_int(ps, "split", 0, 0, 1, &split, err);
+  int k = plan_steps(find_table(t), split, steps);
+  MG_CHECK(mg_emit_begin(&e, sink, pb, "torus-tiling", ps, 1, 0, k, err));
+  for (int l = 0; l < k; l++) {
     /* digits outer, nodes inner: every node's sends in the table's order */
-    for (int j = 0; j < 3; j++)
+    for (int j = 0; j < steps[l]->nd; j++)
       for (uint32_t u = 0; u < t->N; u++) {
         /* u sends what it holds to u - digit, which receives from (u - digit) + digit */
-        mg_transfer tr = sg_hop(t, u, -tb->digit[l][j][0], -tb->digit[l][j][1]);
+        mg_transfer tr = sg_hop(t, u, -steps[l]->digit[j][0], -steps[l]->digit[j][1]);
         MG_CHECK(mg_emit_add(&e, &tr, err));
       }
     MG_CHECK(mg_emit_round(&e, err));
@@ -131,17 +167,35 @@ static mg_status tt_closed_form(const mg_problem_spec *pb, const mg_params *ps, 
   const mg_model *m = &pb->model;
   if (m->contention != MG_CONT_SHARED || m->switching == MG_SW_SAF)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "torus-tiling: closed form under contention=shared only");
-  const tiling_table *tb = find_table(&pb->topo);
+  const tiling_step *steps[4];
+  int64_t split = 0;
+  mg_param_int(ps, "split", 0, 0, 1, &split, err);
+  int k = plan_steps(find_table(&pb->topo), split, steps);
   double c = 0, blocks = 1;
-  for (int l = 0; l < tb->steps; l++) {
-    c += m->ts + tb->hops[l] * m->td + tb->load[l] * blocks * pb->bytes * m->tl;
-    blocks *= 4;
+  for (int l = 0; l < k; l++) {
+    c += m->ts + steps[l]->hops * m->td + steps[l]->load * blocks * pb->bytes * m->tl;
+    blocks *= steps[l]->nd + 1;
   }
   *cost = c;
   return MG_OK;
 }
 
-static const mg_param_desc tt_params[] = {{NULL, NULL, NULL}};
+static mg_status tt_candidates(const mg_problem_spec *pb, mg_status (*visit)(void *arg, const mg_params *ps), void *arg,
+                               mg_err *err) {
+  (void)pb;
+  for (int split = 0; split < 2; split++) {
+    mg_params ps;
+    memset(&ps, 0, sizeof ps);
+    mg_status st = mg_params_set_int(&ps, "split", split, err);
+    if (st == MG_OK) st = visit(arg, &ps);
+    if (st != MG_OK) return st;
+  }
+  return MG_OK;
+}
+
+static const mg_param_desc tt_params[] = {
+    {"split", "0", "1: the first step as two one-message steps (one overhead less; for small blocks)"},
+    {NULL, NULL, NULL}};
 
 const mg_algo mg_algo_torus_tiling = {
     .name = "torus-tiling",
@@ -156,4 +210,5 @@ const mg_algo mg_algo_torus_tiling = {
     .check = tt_check,
     .generate = tt_generate,
     .closed_form = tt_closed_form,
+    .candidates = tt_candidates,
 };
