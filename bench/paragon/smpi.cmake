@@ -12,3 +12,6 @@ add_custom_target(paragon-smpi ALL DEPENDS ${CMAKE_BINARY_DIR}/paragon_smpi)
 add_test(NAME smpi_paragon_9x9 COMMAND bash ${CMAKE_SOURCE_DIR}/bench/paragon/smpi_check.sh
          ${CMAKE_BINARY_DIR}/paragon_smpi)
 set_tests_properties(smpi_paragon_9x9 PROPERTIES TIMEOUT 300 LABELS smpi)
+add_test(NAME smpi_paragon_tiling COMMAND bash ${CMAKE_SOURCE_DIR}/bench/paragon/smpi_tiling.sh
+         ${CMAKE_BINARY_DIR}/paragon_smpi)
+set_tests_properties(smpi_paragon_tiling PROPERTIES TIMEOUT 120 LABELS smpi)
