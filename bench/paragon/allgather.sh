@@ -11,7 +11,7 @@ root=$(cd "$here/../.." && pwd)
 out=${1:-$here/out}
 mkdir -p "$out"
 base=mpi-allgather-rd,mpi-allgather-bruck,dimwise,dimwise-colored,torgos
-algos8=${ALGOS8:-torus-tiling,torus-tiling:split=1,torus-doubling,torus-quadrupling,torus-doubling:ports=4,greedy-links,multiring,$base,cubgos}
+algos8=${ALGOS8:-torus-tiling,torus-tiling:split=1,torus-tiling:spread=1,torus-doubling,torus-quadrupling,torus-doubling:ports=4,greedy-links,multiring,$base,cubgos}
 algos9=${ALGOS9:-torus-doubling,torus-doubling:ports=4,greedy-links,multiring,$base,cubgos}
 srcs=$(ls "$root"/src/{util,topo,schedule,model,sim,algo,algo/*,tables,analytic,draw}/*.c)
 smpicc -O2 -D_GNU_SOURCE -DMG_VERSION_STRING=\"bench\" -std=c11 -I"$root/include" $srcs "$root/src/mpi/plan.c" \
