@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # The allgather schedules of issue 15 on the SMPI Paragon platform
 # (docs/allgather.md): 8x8 at 256 B .. 64 KiB and 9x9 at 32 KiB, only the
-# listed algorithm specs (SMPI is CPU-heavy), one smpirun at a time.
+# listed algorithm specs (SMPI is CPU-heavy), one smpirun at a time; then
+# one table: every spec's simulated time per cell, the best, and the
+# issue's targets beside them.
 # usage: bench/paragon/allgather.sh [OUTDIR]   (ALGOS8, ALGOS9 override the specs)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 out=${1:-$here/out}
 mkdir -p "$out"
-algos8=${ALGOS8:-torus-doubling,torus-quadrupling,greedy-links,multiring,torus-doubling:ports=4}
-algos9=${ALGOS9:-torus-doubling,greedy-links,multiring,torus-doubling:ports=4}
+base=mpi-allgather-rd,mpi-allgather-bruck,dimwise,dimwise-colored,torgos
+algos8=${ALGOS8:-torus-tiling,torus-tiling:split=1,torus-tiling:spread=1,torus-doubling,torus-quadrupling,torus-doubling:ports=4,greedy-links,multiring,$base,cubgos}
+algos9=${ALGOS9:-torus-doubling,torus-doubling:ports=4,greedy-links,multiring,$base,cubgos}
 srcs=$(ls "$root"/src/{util,topo,schedule,model,sim,algo,algo/*,tables,analytic,draw}/*.c)
-smpicc -O2 -D_GNU_SOURCE -std=c11 -I"$root/include" $srcs "$root/src/mpi/plan.c" \
+smpicc -O2 -D_GNU_SOURCE -DMG_VERSION_STRING=\"bench\" -std=c11 -I"$root/include" $srcs "$root/src/mpi/plan.c" \
   "$root/src/mpi/exec.c" "$here/paragon.c" -ljansson -lm -o "$out/paragon"
 cfg=(--cfg=smpi/simulate-computation:no "--cfg=smpi/os:0:0:0;1:0.00025:0" "--cfg=smpi/ois:0:0:0;1:0.00025:0"
      --cfg=smpi/send-is-detached-thresh:1048576 --log=root.thres:critical)
@@ -25,4 +28,19 @@ run() { # shape np sizes algos
   run 8x8 64 256,1024,4096,16384,32768,65536 "$algos8" | grep -E '^gossip,'
   run 9x9 81 32768 "$algos9" | grep -E '^gossip,'
 } > "$out/allgather.csv"
-echo "wrote $out/allgather.csv"
+# The table: ms per cell (x = wrong bytes), the best per cell, the issue's targets;
+# NAME@ring: a 1D schedule planned on the ring of the ranks in row-major order.
+awk -F, '
+  BEGIN { split("torus:8x8/256 torus:8x8/1024 torus:8x8/4096 torus:8x8/16384 torus:8x8/32768 torus:8x8/65536 torus:9x9/32768", cols, " ")
+          split("1.60 1.87 3.00 5.90 8.60 11.8 9.00", tgt, " ") }
+  NR > 1 { c = $2 "/" $3; if ($6 != $2) $5 = $5 "@" substr($6, 1, index($6, ":") - 1); t[$5, c] = sprintf($9 == 1 ? "%.3f" : "%.3fx", $7 * 1e3)
+           if (!($5 in seen)) { seen[$5] = 1; order[++n] = $5 }
+           if ($9 == 1 && (!(c in best) || $7 < best[c])) { best[c] = $7; who[c] = $5 } }
+  END { printf "%-28s", "ms"; for (i = 1; i <= 7; i++) printf " %15s", cols[i]; print ""
+        for (k = 1; k <= n; k++) { printf "%-28s", order[k]
+          for (i = 1; i <= 7; i++) printf " %15s", ((order[k], cols[i]) in t) ? t[order[k], cols[i]] : "-"; print "" }
+        printf "%-28s", "best"; for (i = 1; i <= 7; i++) printf " %15.3f", best[cols[i]] * 1e3; print ""
+        printf "%-28s", "target"; for (i = 1; i <= 7; i++) printf " %15s", tgt[i]; print ""
+        printf "%-28s", "met"; for (i = 1; i <= 7; i++) printf " %15s", (best[cols[i]] * 1e3 <= tgt[i] ? "yes" : "no"); print "" }
+' "$out/allgather.csv" | tee "$out/allgather.txt"
+echo "wrote $out/allgather.csv, $out/allgather.txt"

@@ -13,9 +13,11 @@
  * usage: paragon --problem gossip|exchange --topo torus:9x9 --sizes a,b,..
  *                [--model SPEC] [--label NAME] [--only ours|mpi]
  *                [--algos SPEC,SPEC..]  (ours: only these "NAME[:k=v]" specs,
- *                 params separated by '+', e.g. greedy-links:chunks=2)
+ *                 params separated by '+', e.g. greedy-links:chunks=2; or per size,
+ *                 "SPEC<=BYTES;...;SPEC" as MESHGOSSIP_ALLGATHER takes it)
  *                [--ring no]  (ours: not also on the ring of all ranks) */
 #include "meshgossip_mpi.h"
+#include "../../src/algo/spec_size.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,7 +135,7 @@ int main(int argc, char **argv) {
     }
     if (only && strcmp(only, "ours") != 0) continue;
     /* the specs to run: every registered algorithm, or --algos */
-    char specs[64][96];
+    char specs[64][192];
     int nspec = 0;
     if (algos) {
       for (const char *q = algos; *q && nspec < 64;) {
@@ -151,7 +153,10 @@ int main(int argc, char **argv) {
     for (int i = 0; i < nspec; i++) {
       const mg_algo *a;
       mg_params aps;
-      if (mg_algo_lookup(specs[i], &a, &aps, NULL) != MG_OK) continue;
+      char one[192]; /* a per-size spec "SPEC<=BYTES;...;SPEC": the entry for m (the executor picks the same) */
+      if (mg_spec_by_size(specs[i], (uint64_t)m, one, sizeof one, NULL) != MG_OK ||
+          mg_algo_lookup(one, &a, &aps, NULL) != MG_OK)
+        continue;
       if (a->problem != pr) continue;
       const char *runs[2] = {topo, ring};
       for (int j = 0; j < 2; j++) {

@@ -38,6 +38,7 @@ extern const mg_algo mg_algo_multiring;
 extern const mg_algo mg_algo_greedy_links;
 extern const mg_algo mg_algo_torus_doubling;
 extern const mg_algo mg_algo_torus_quadrupling;
+extern const mg_algo mg_algo_torus_tiling;
 /* src/algo/exchange/ (issue 16) */
 extern const mg_algo mg_algo_exchange_lines;
 extern const mg_algo mg_algo_exchange_allport;

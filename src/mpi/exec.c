@@ -9,6 +9,7 @@
  * are only a partial order between neighbours, which MPI's matching keeps. */
 #include "meshgossip_mpi.h"
 
+#include "../algo/spec_size.h"
 #include "../util/internal.h"
 #include "plan.h"
 
@@ -212,6 +213,9 @@ static int plan_local(mg_mpi_plan *p, MPI_Comm comm, const mg_mpi_opts *o, mg_er
   }
   const char *env = getenv(p->problem == MG_GOSSIP ? "MESHGOSSIP_ALLGATHER" : "MESHGOSSIP_ALLTOALL");
   const char *aspec = o && o->algo ? o->algo : (env && *env ? env : "auto");
+  char sized[256]; /* "SPEC<=BYTES;...;SPEC": the entry for this block size */
+  if (mg_spec_by_size(aspec, p->L, sized, sizeof sized, err) != MG_OK) return MPI_ERR_ARG;
+  aspec = sized;
   mg_problem_spec pb;
   memset(&pb, 0, sizeof pb);
   pb.problem = p->problem;

@@ -53,6 +53,11 @@ add_test(NAME mpi_interposed_model_startup COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP
 set_tests_properties(mpi_interposed_model_startup PROPERTIES ENVIRONMENT "EXPECT=count 4099: meshgossip concentrate on ring:9")
 add_test(NAME mpi_interposed_model_bytes COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=ts=0,tl=1)
 set_tests_properties(mpi_interposed_model_bytes PROPERTIES ENVIRONMENT "EXPECT=count 4099: meshgossip ring on ring:9")
+# a per-size spec (src/algo/spec_size.c): concentrate up to 100 bytes per rank, ring above
+add_test(NAME mpi_interposed_bysize_small COMMAND ${MG_INTERPOSED} 9 "MESHGOSSIP_ALLGATHER=concentrate<=100;ring" MESHGOSSIP_TOPO=ring:9)
+set_tests_properties(mpi_interposed_bysize_small PROPERTIES TIMEOUT 60 LABELS mpi ENVIRONMENT "EXPECT=count 3: meshgossip concentrate on ring:9")
+add_test(NAME mpi_interposed_bysize_large COMMAND ${MG_INTERPOSED} 9 "MESHGOSSIP_ALLGATHER=concentrate<=100;ring" MESHGOSSIP_TOPO=ring:9)
+set_tests_properties(mpi_interposed_bysize_large PROPERTIES TIMEOUT 60 LABELS mpi ENVIRONMENT "EXPECT=count 4099: meshgossip ring on ring:9")
 # an intercommunicator goes to PMPI
 add_test(NAME mpi_interposed_intercomm COMMAND ${MG_INTERPOSED} 4)
 set_tests_properties(mpi_interposed_intercomm PROPERTIES ENVIRONMENT "EXPECT=MPI_Allgather on 2 ranks, count 1: PMPI \\(intercommunicator\\)")
