@@ -454,24 +454,35 @@ out:
 }
 
 /* ---- rounds ------------------------------------------------------------
- * Nodes: D(x) = n*0 + x, the round by which step x is done; T(x) = n + x,
- * the round of the transfer step x receives; N(x) = 2n + x for a nop, the
- * latest dependency of the run of nops ending at x. Each node's value is
- * the max over its predecessors of (value + weight); T's are at least 1. */
+ * Nodes, each the max over its predecessors of (value + weight):
+ *   D(x) = x       the round by which step x is done (what depid waits for;
+ *                  a send is done when its transfer is);
+ *   T(x) = n + x   for a receive half: the round of the transfer it takes;
+ *   I(x) = 2n + x  for a send half: the first round it may go (a send is
+ *                  posted, not awaited: its threadblock moves on);
+ *   N(x) = 3n + x  for a nop: the latest dependency of the nops before x.
+ * T's and I's are at least 1; D of a copy or nop is 0 with nothing before. */
 typedef struct pred {
   int64_t node;
   int w;
 } pred;
 
-static int preds_of_side(const mg_msccl *m, int64_t y, int sender, pred *p, int np) {
+/* The constraints of step y's threadblock order and own dependencies on
+ * its transfer (sender: y's send half, else its receive half). */
+static int side_preds(const mg_msccl *m, int64_t y, int sender, pred *p, int np) {
   int64_t n = (int64_t)m->nsteps;
   const ms_step *s = &m->steps[y];
   if (s->dep >= 0) p[np++] = (pred){s->dep, 1};
-  if (s->prev >= 0 && m->steps[s->prev].kind == K_NOP) p[np++] = (pred){2 * n + s->prev, 1};
+  if (s->prev >= 0 && m->steps[s->prev].kind == K_NOP) p[np++] = (pred){3 * n + s->prev, 1};
   if (s->prevreal >= 0) {
-    const ms_step *q = &m->steps[s->prevreal];
-    int cont = sender ? is_send_half(q) : q->kind == K_RECV;
-    p[np++] = (pred){s->prevreal, cont ? 0 : 1};
+    int64_t q = s->prevreal;
+    int k = m->steps[q].kind;
+    if (k == K_SEND || k == K_RCS) /* posted: a later send continues the channel's message, a receive may overlap */
+      p[np++] = (pred){2 * n + q, 0};
+    else if (k == K_RECV) /* a send after a receive may forward it; receives continue the message */
+      p[np++] = (pred){n + q, sender ? 1 : 0};
+    else /* a copy is done between rounds */
+      p[np++] = (pred){q, 1};
   }
   return np;
 }
@@ -480,7 +491,8 @@ static int preds(const mg_msccl *m, int64_t v, pred *p) {
   int64_t n = (int64_t)m->nsteps, x = v % n;
   const ms_step *s = &m->steps[x];
   int np = 0;
-  if (v < n) { /* D */
+  switch (v / n) {
+  case 0: /* D */
     if (s->kind == K_SEND || s->kind == K_RCS)
       p[np++] = (pred){n + s->to, 0};
     else if (s->kind == K_RECV)
@@ -489,21 +501,37 @@ static int preds(const mg_msccl *m, int64_t v, pred *p) {
       if (s->prev >= 0) p[np++] = (pred){s->prev, 0};
       if (s->dep >= 0) p[np++] = (pred){s->dep, 0};
     }
-  } else if (v < 2 * n) { /* T: x receives from a */
-    int64_t a = s->from;
-    np = preds_of_side(m, a, 1, p, np);
-    np = preds_of_side(m, x, 0, p, np);
-    if (m->steps[a].kind == K_RCS) p[np++] = (pred){n + a, 1};
-  } else { /* N */
+    break;
+  case 1: /* T: x receives what s->from sends */
+    p[np++] = (pred){2 * n + s->from, 0};
+    np = side_preds(m, x, 0, p, np);
+    break;
+  case 2: /* I */
+    np = side_preds(m, x, 1, p, np);
+    if (s->kind == K_RCS) p[np++] = (pred){n + x, 1};
+    break;
+  default: /* N */
     if (s->dep >= 0) p[np++] = (pred){s->dep, 0};
-    if (s->prev >= 0 && m->steps[s->prev].kind == K_NOP) p[np++] = (pred){2 * n + s->prev, 0};
+    if (s->prev >= 0 && m->steps[s->prev].kind == K_NOP) p[np++] = (pred){3 * n + s->prev, 0};
+    break;
   }
   return np;
 }
 
+static int is_node(const mg_msccl *m, int64_t v) {
+  int64_t n = (int64_t)m->nsteps;
+  const ms_step *s = &m->steps[v % n];
+  switch (v / n) {
+  case 0: return 1;
+  case 1: return is_recv_half(s);
+  case 2: return is_send_half(s);
+  default: return s->kind == K_NOP;
+  }
+}
+
 static mg_status derive_rounds(mg_msccl *m, mg_err *err) {
   mg_status st = MG_OK;
-  int64_t n = (int64_t)m->nsteps, nodes = 3 * n, nd = 0;
+  int64_t n = (int64_t)m->nsteps, nodes = 4 * n, nd = 0;
   int64_t *stack = NULL;
   uint8_t *next = NULL;
   if (!charge(m, (uint64_t)nodes * (2 * sizeof(int64_t) + 2) + (uint64_t)n * sizeof(int64_t))) {
@@ -519,9 +547,8 @@ static mg_status derive_rounds(mg_msccl *m, mg_err *err) {
     st = mg_fail(err, MG_ERR_NOMEM, "out of memory");
     goto out;
   }
-  for (int64_t root = 0; root < 2 * n; root++) {
-    if (root >= n && !is_recv_half(&m->steps[root - n])) continue;
-    if (m->color[root]) continue;
+  for (int64_t root = 0; root < 3 * n; root++) {
+    if (m->color[root] || !is_node(m, root)) continue;
     int64_t sp = 0;
     stack[sp++] = root;
     m->color[root] = 1;
@@ -545,7 +572,7 @@ static mg_status derive_rounds(mg_msccl *m, mg_err *err) {
         }
         continue;
       }
-      int64_t best = v >= n && v < 2 * n ? 1 : 0;
+      int64_t best = v >= n && v < 3 * n ? 1 : 0;
       for (int k = 0; k < np; k++) {
         int64_t c = m->val[p[k].node] + p[k].w;
         if (c > best) best = c;
@@ -749,6 +776,10 @@ mg_status mg_msccl_generate(void *arg, mg_sink *sink, mg_err *err) {
     uint64_t len = m->gossip ? (uint64_t)N * m->C : N;
     for (uint64_t q = 0; q < len; q++) {
       uint64_t want = m->gossip ? q : q * N + g;
+      /* alltoall's own block (g, g): our exchange counts it delivered from
+       * the start, and out of place an algorithm may leave it in the input
+       * (ours does: the copy is the runtime user's) */
+      if (!m->gossip && q == g && o[q] == NONE_SLOT && m->gpus[g].slot[0][g] == want) continue;
       if (o[q] != want) {
         char held[32] = "nothing";
         if (o[q] != NONE_SLOT) snprintf(held, sizeof held, "item %llu", (unsigned long long)o[q]);
