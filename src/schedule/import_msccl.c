@@ -26,16 +26,18 @@
  * receive, a peer out of range or itself, a count that differs between
  * the halves: malformed.
  *
- * Rounds (ASAP under the dependencies): a transfer goes in the round after
- * the latest of (a) the step its send names in depid/deps, (b) the step
- * its receive names, (c) the receive of an rcs that forwards it, (d) each
- * nop's dependency just before either step, and (e) the previous step of
- * either threadblock; except that a send that follows a send of the same
- * threadblock (and a receive that follows a receive of the same one) may
- * travel in the same round: it continues the message on that channel.
- * Everything one gpu sends to one peer in a round is one message. A copy
- * (cpy) is done between rounds, after the latest step it waits for. A
- * cycle in these rules is malformed (the runtime would deadlock).
+ * Rounds (as soon as the dependencies allow): a transfer goes in the round
+ * after the latest of (a) the step its send names in depid/deps, (b) the
+ * step its receive names, (c) the nops' dependencies just before either
+ * step, (d) the receive of an rcs that forwards it, and (e) the previous
+ * step of either threadblock. A send is posted, not awaited (the runtime's
+ * connections buffer it), so a threadblock may receive in the round it
+ * sends; a send that follows a send of the same threadblock (a receive
+ * that follows a receive) may go in the same round: it continues that
+ * channel's message. Everything one gpu sends to one peer in a round is
+ * one message. A copy (cpy) is done between rounds, after the latest step
+ * it waits for. A cycle in these rules is malformed (the runtime would
+ * deadlock).
  *
  * Items: the chunks in every buffer slot are tracked round by round.
  * Initially gpu g's input holds its own data (allgather: chunk g*C+k of
