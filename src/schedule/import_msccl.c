@@ -276,6 +276,7 @@ static void on_step(mg_msccl *m, const XML_Char **a) {
 static void XMLCALL on_start(void *ud, const XML_Char *el, const XML_Char **a) {
   mg_msccl *m = ud;
   static const char *const want[4] = {"algo", "gpu", "tb", "step"};
+  if (m->pst != MG_OK) return; /* stopped: expat may still call back */
   if (m->depth >= 4) return perr(m, MG_ERR_INVALID, "<%.20s> inside <step>", el);
   if (strcmp(el, want[m->depth])) {
     if (m->depth == 3 && !strcmp(el, "op"))
@@ -297,7 +298,8 @@ static void XMLCALL on_start(void *ud, const XML_Char *el, const XML_Char **a) {
 
 static void XMLCALL on_end(void *ud, const XML_Char *el) {
   (void)el;
-  ((mg_msccl *)ud)->depth--;
+  mg_msccl *m = ud;
+  if (m->depth > 0) m->depth--;
 }
 
 static void XMLCALL on_doctype(void *ud, const XML_Char *name, const XML_Char *sys, const XML_Char *pub, int subset) {
