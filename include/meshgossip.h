@@ -663,6 +663,17 @@ mg_status mg_verify_file(const char *path, const mg_sim_opts *opts, mg_report *r
 mg_status mg_verify_buffer(const char *data, size_t len, const mg_sim_opts *opts, mg_report *rep,
                            mg_schedule_info *info, char *disagree, size_t disagree_len, mg_err *err);
 
+/* Reads an MSCCL XML algorithm (allgather: gossip, alltoall: exchange)
+ * for the machine in pb (topology, model, bytes; pb->problem is ignored),
+ * derives its rounds from the dependencies and replays them through the
+ * simulator (src/schedule/import_msccl.c states the rules). MG_ERR_INVALID
+ * for malformed XML, an unpaired send, a bad peer, a cycle;
+ * MG_ERR_UNSUPPORTED for another collective or a reduction;
+ * MG_ERR_VIOLATION when it is wrong for the machine (rep says why). path
+ * NULL: the len bytes at data. */
+mg_status mg_verify_msccl(const char *path, const char *data, size_t len, const mg_problem_spec *pb,
+                          const mg_sim_opts *opts, mg_report *rep, mg_schedule_info *info, mg_err *err);
+
 /* Peak resident set size of this process (bytes). */
 uint64_t mg_peak_rss(void);
 double mg_now(void);

@@ -4,7 +4,7 @@ file(GLOB MG_SMPI_CORE CONFIGURE_DEPENDS ${MG_CORE_GLOBS})
 set(MG_SMPI_SOURCES ${MG_SMPI_CORE} ${CMAKE_SOURCE_DIR}/src/mpi/plan.c ${CMAKE_SOURCE_DIR}/src/mpi/exec.c
     ${CMAKE_SOURCE_DIR}/bench/paragon/paragon.c)
 add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/paragon_smpi
-  COMMAND ${MG_SMPICC} -O2 -D_GNU_SOURCE -DMG_VERSION_STRING="${PROJECT_VERSION}" -std=c11 -I${CMAKE_SOURCE_DIR}/include ${MG_SMPI_SOURCES} -ljansson -lm
+  COMMAND ${MG_SMPICC} -O2 -D_GNU_SOURCE -DMG_VERSION_STRING="${PROJECT_VERSION}" -std=c11 -I${CMAKE_SOURCE_DIR}/include ${MG_SMPI_SOURCES} -ljansson -lexpat -lm
           -o ${CMAKE_BINARY_DIR}/paragon_smpi
   DEPENDS ${MG_SMPI_SOURCES} ${CMAKE_SOURCE_DIR}/include/meshgossip.h ${CMAKE_SOURCE_DIR}/include/meshgossip_mpi.h
   COMMENT "smpicc paragon_smpi" VERBATIM)

@@ -8,7 +8,7 @@
 set -u
 MG=${1:?usage: make_corpus.sh PATH_TO_MESHGOSSIP OUTDIR}
 OUT=${2:?usage: make_corpus.sh PATH_TO_MESHGOSSIP OUTDIR}
-mkdir -p "$OUT/schedule" "$OUT/topo" "$OUT/model" "$OUT/algo"
+mkdir -p "$OUT/schedule" "$OUT/topo" "$OUT/model" "$OUT/algo" "$OUT/msccl"
 seed() { printf '%s' "$2" >"$OUT/$1/$(printf '%s' "$2" | md5sum | cut -c1-16)"; }
 
 algos=$("$MG" list --json | python3 -c 'import json,sys; [print(a["name"]) for a in json.load(sys.stdin)]' 2>/dev/null ||
@@ -52,3 +52,26 @@ for a in $algos; do seed algo "$a"; done
 seed algo "circgos:a=3,b=2,k=1,skip=1"
 seed algo "torgos:a=3,b=3,x=1"
 seed algo "dimwise:phases=1-2"
+
+# OUTDIR/msccl: MSCCL XML exports and the hand-written msccl-tools ring, each
+# behind the byte that picks fuzz_msccl's machine (0 ring:4, 1 ring:5,
+# 2 torus:3x3, 3 mesh:2x3, 4 torus:4x4, 5 ring:6, 6 ring:9, 7 torus:2x2x2;
+# +8: contention=shared).
+mkdir -p "$OUT/msccl"
+HERE=$(cd "$(dirname "$0")" && pwd)
+msccl_seed() { # byte algo topo
+  local f="$OUT/msccl/$2-$3.xml"
+  if "$MG" run --algo "$2" --topo "$3" --model contention=shared,ts=2,tl=1 --export "$f.x" --format msccl >/dev/null 2>&1; then
+    { printf "\\x$(printf %02x "$1")"; cat "$f.x"; } >"$f"
+  fi
+  rm -f "$f.x"
+}
+msccl_seed 1 ring ring:5
+msccl_seed 9 concentrate ring:9
+msccl_seed 10 torgos torus:3x3
+msccl_seed 10 dimwise-colored torus:3x3
+msccl_seed 11 dimwise mesh:2x3
+msccl_seed 12 exchange-dimwise torus:4x4
+msccl_seed 13 exchange-ring ring:6
+msccl_seed 15 exchange-dimwise torus:2x2x2
+{ printf '\x00'; cat "$HERE/../msccl/ring_allgather_4.xml"; } >"$OUT/msccl/ring_allgather_4.xml"

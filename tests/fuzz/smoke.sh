@@ -11,7 +11,7 @@ SECS=${3:-15}
 HERE=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for h in schedule topo model algo; do
+for h in schedule topo model algo msccl; do
   if [ ! -x "$DIR/fuzz_$h" ]; then
     echo "fuzz smoke: $DIR/fuzz_$h not built (configure with CC=clang -DMG_FUZZ=ON); skipped"
     exit 0
@@ -19,7 +19,7 @@ for h in schedule topo model algo; do
 done
 bash "$HERE/make_corpus.sh" "$MG" "$tmp/seed" 2>/dev/null
 fail=0
-for h in schedule topo model algo; do
+for h in schedule topo model algo msccl; do
   regs=$(ls "$HERE/regress/$h"-* 2>/dev/null)
   if [ -n "$regs" ]; then
     # shellcheck disable=SC2086

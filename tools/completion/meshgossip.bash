@@ -34,7 +34,7 @@ _meshgossip() {
     tune) opts="--algo --topo --model --r --bytes --json --mem-limit" ;;
     bound) opts="--problem --topo --model --r --bytes --json" ;;
     table) opts="--json --mem-limit $(meshgossip table --help 2>/dev/null | awk '/^  [a-z]/ {print $1}')" ;;
-    verify) opts="--json --mem-limit"; COMPREPLY=($(compgen -f -- "$cur")) ;;
+    verify) opts="--json --mem-limit --format --topo --model --r --bytes --timing"; COMPREPLY=($(compgen -f -- "$cur")) ;;
     draw) opts="--algo --topo --model --r --bytes --round --all --heatmap --output --mem-limit" ;;
     report) opts="--problem --topo --model --r --bytes --sizes --output --mem-limit" ;;
     plot) opts="--output"; COMPREPLY=($(compgen -f -- "$cur")) ;;
