@@ -31,17 +31,23 @@ static int command(const char *cmd, int argc, char **argv) {
   return !strcmp(cmd, "run") ? cmd_run(argc, argv) : cmd_verify(argc, argv);
 }
 
-/* stdout off (1) or back on (0) for the passes that do not print. */
+/* stdout and stderr off (1) or back on (0), for the ranks and passes
+ * that do not print: saved[2] keeps the originals. */
 static int quiet(int on, int *saved) {
   fflush(stdout);
-  if (on) {
-    int fd = open("/dev/null", O_WRONLY);
-    if (fd < 0 || (*saved = dup(1)) < 0) return -1;
-    dup2(fd, 1);
-    close(fd);
-  } else {
-    dup2(*saved, 1);
-    close(*saved);
+  fflush(stderr);
+  for (int f = 1; f <= 2; f++) {
+    if (on) {
+      int fd = open("/dev/null", O_WRONLY);
+      if (fd < 0) return -1;
+      saved[f - 1] = dup(f);
+      if (saved[f - 1] >= 0) dup2(fd, f);
+      close(fd);
+    } else if (saved[f - 1] >= 0) {
+      dup2(saved[f - 1], f);
+      close(saved[f - 1]);
+      saved[f - 1] = -1;
+    }
   }
   return 0;
 }
@@ -54,16 +60,16 @@ static int run_serial(const char *cmd, int argc, char **argv, uint32_t K) {
     return EXIT_USAGE;
   }
   double t0 = mg_now();
-  int rc = 0, saved = -1;
+  int rc = 0, saved[2] = {-1, -1};
   do {
     cli_shard = mg_shard_serial_shard(ss);
     int last = cli_shard->index + 1 == K;
-    if (!last && quiet(1, &saved)) {
+    if (!last && quiet(1, saved)) {
       rc = EXIT_USAGE;
       break;
     }
     rc = command(cmd, argc, argv);
-    if (!last) quiet(0, &saved);
+    if (!last) quiet(0, saved);
     /* a pass that cannot run (bad usage, too large) will not run later */
     if (rc == EXIT_USAGE || rc == EXIT_TOO_LARGE) break;
   } while (mg_shard_serial_next(ss));
@@ -116,21 +122,11 @@ int mg_tool_dist(int argc, char **argv, int me, int n) {
       return 1;
     }
     cli_shard = mg_mpi_shard_get(ms);
-    int saved = -1, q = me != 0 && !quiet(1, &saved);
-    /* the other ranks' messages are rank 0's: one copy is enough */
-    int esaved = -1;
-    if (me != 0) {
-      fflush(stderr);
-      int fd = open("/dev/null", O_WRONLY);
-      if (fd >= 0 && (esaved = dup(2)) >= 0) dup2(fd, 2);
-      if (fd >= 0) close(fd);
-    }
+    /* the other ranks' output is rank 0's: one copy is enough */
+    int saved[2] = {-1, -1};
+    if (me != 0) quiet(1, saved);
     rc = command(cmd, ac, av);
-    if (q) quiet(0, &saved);
-    if (esaved >= 0) {
-      dup2(esaved, 2);
-      close(esaved);
-    }
+    if (me != 0) quiet(0, saved);
     cli_shard = NULL;
     mg_mpi_shard_free(ms);
   }
