@@ -70,8 +70,12 @@ static int run_serial(const char *cmd, int argc, char **argv, uint32_t K) {
     }
     rc = command(cmd, argc, argv);
     if (!last) quiet(0, saved);
-    /* a pass that cannot run (bad usage, too large) will not run later */
-    if (rc == EXIT_USAGE || rc == EXIT_TOO_LARGE) break;
+    /* a pass that cannot run (bad usage, too large) will not run later:
+     * run it again aloud for its message */
+    if (rc == EXIT_USAGE || rc == EXIT_TOO_LARGE) {
+      if (!last) rc = command(cmd, argc, argv);
+      break;
+    }
   } while (mg_shard_serial_next(ss));
   fprintf(stderr, "meshgossip-mpi: %u serial shards, %.3f s in all, peak RSS %.1f MiB, ledger %.1f MiB\n", K,
           mg_now() - t0, (double)mg_peak_rss() / 1048576.0, (double)mg_shard_serial_bytes(ss) / 1048576.0);
