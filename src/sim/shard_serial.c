@@ -66,7 +66,7 @@ static mg_status serial_reduce(void *arg, int64_t round, uint64_t *counts, size_
     uint64_t *c = ss->counts[round];
     for (size_t i = 0; i < n; i++)
       c[i] += counts[i];
-    if (final) memcpy(counts, c, n * sizeof *c);
+    if (final && n) memcpy(counts, c, n * sizeof *c);
   }
   /* the last pass meets the earlier passes' least violation where it lies:
    * in its round, or (a violation of the end) at the end */

@@ -108,7 +108,7 @@ mg_status mg_shard_note(mg_sim *s, size_t i, uint64_t hops, uint64_t nitems, con
   mg_shard_ledger *r = s->sr;
   if (!mg_grow((void **)&r->arcs, &r->caparcs, r->narcs + s->nroute_arcs, sizeof *r->arcs))
     return mg_fail(err, MG_ERR_NOMEM, "out of memory for the shard's arcs");
-  memcpy(r->arcs + r->narcs, s->route_arcs, s->nroute_arcs * sizeof *r->arcs);
+  if (s->nroute_arcs) memcpy(r->arcs + r->narcs, s->route_arcs, s->nroute_arcs * sizeof *r->arcs);
   r->narcs += s->nroute_arcs;
   r->counts[i] = nitems;
   r->hops[i] = hops;
