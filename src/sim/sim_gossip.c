@@ -163,7 +163,7 @@ static const uint64_t *color_mask(mg_sim *s, const mg_selector *sel) {
 static void box_mask(mg_sim *s, const mg_box *box, uint64_t *m) {
   const mg_topo *t = &s->info.topo;
   uint32_t P = s->info.pieces;
-  uint32_t len[MG_MAX_DIMS], idx[MG_MAX_DIMS] = {0};
+  uint32_t len[MG_MAX_DIMS] = {0}, idx[MG_MAX_DIMS] = {0};
   memset(m, 0, s->W * sizeof(uint64_t));
   for (int k = 0; k < t->d; k++)
     len[k] = (box->len[k] == 0 || box->len[k] > t->n[k]) ? t->n[k] : box->len[k];
