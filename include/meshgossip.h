@@ -381,6 +381,7 @@ typedef struct mg_resolved {
 } mg_resolved;
 typedef mg_status (*mg_resolved_fn)(void *arg, const mg_resolved *res, mg_err *err);
 
+struct mg_shard;
 typedef struct mg_sim_opts {
   uint64_t mem_limit;         /* bytes; 0 = 3/4 of physical memory */
   int keep_round_costs;       /* fill report.round_costs */
@@ -388,6 +389,10 @@ typedef struct mg_sim_opts {
   void *on_resolved_arg;
   void (*progress)(void *arg, int64_t round, int64_t total);
   void *progress_arg;
+  /* NULL: the whole item state. Else one shard of it (meshgossip_shard.h):
+   * timing=sync only, and on_resolved sees the summed item counts with
+   * bits and list NULL. */
+  const struct mg_shard *shard;
 } mg_sim_opts;
 
 typedef struct mg_sim mg_sim;

@@ -39,6 +39,9 @@ int cli_exit_code(mg_status st);
  * memory limit (--mem-limit or 3/4 of physical memory); else EXIT_OK. */
 int cli_size_check(const cli_opts *o, const mg_problem_spec *pb);
 void cli_sim_opts(const cli_opts *o, mg_sim_opts *so);
+/* The simulator's item shard for every run (NULL: the whole state);
+ * meshgossip-mpi's run and verify set it (tools/mpi/dist.c). */
+extern const struct mg_shard *cli_shard;
 void cli_progress_done(void);
 
 json_t *cli_model_json(const mg_model *m);

@@ -227,9 +227,12 @@ int cli_size_check(const cli_opts *o, const mg_problem_spec *pb) {
   return EXIT_OK;
 }
 
+const struct mg_shard *cli_shard;
+
 void cli_sim_opts(const cli_opts *o, mg_sim_opts *so) {
   memset(so, 0, sizeof *so);
   so->mem_limit = o->mem_limit;
+  so->shard = cli_shard;
   if (isatty(2)) {
     progress_t0 = mg_now();
     so->progress = progress;

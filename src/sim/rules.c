@@ -128,9 +128,12 @@ mg_status mg_rule_bus(mg_sim *s, const mg_transfer *tr, size_t i, uint64_t *nite
                           tr->src);
   s->bus_stamp[bus] = stamp;
   s->bus_user[bus] = (uint32_t)i;
+  s->vsub = MG_VSUB_SELECT;
   mg_status st = mg_gossip_select(s, tr, i, MG_NONE, nitems, err);
   if (st != MG_OK) return st;
-  if (s->info.model.ell && *nitems > s->info.model.ell)
+  s->vsub = MG_VSUB_ELL;
+  /* a shard's count is partial: sim_shard.c checks ell on the sums */
+  if (s->info.model.ell && !s->shard && *nitems > s->info.model.ell)
     return mg_sim_violate(s, err, MG_RULE_BUS_TOO_LONG, (int64_t)i, -1, tr->src, -1,
                           "round %lld transfer %zu: node %u sends %llu tokens on %s bus %u, over ell = %llu",
                           (long long)r, i, tr->src, (unsigned long long)*nitems, kind, bus_no,

@@ -45,7 +45,7 @@ mg_status mg_sim_create(const mg_sim_opts *opts, mg_sim **out, mg_err *err) {
   return MG_OK;
 }
 
-static mg_status sim_begin(void *ctx, const mg_schedule_info *info, mg_err *err) {
+static mg_status sim_begin_state(void *ctx, const mg_schedule_info *info, mg_err *err) {
   mg_sim *s = ctx;
   uint64_t need, limit;
   mg_status st;
@@ -59,6 +59,7 @@ static mg_status sim_begin(void *ctx, const mg_schedule_info *info, mg_err *err)
     return mg_fail(err, MG_ERR_INVALID, "exchange schedules have P = 1");
   MG_CHECK(mg_model_validate(&info->model, &info->topo, info->problem, err));
   MG_CHECK(mg_sim_state_bytes(info, &need, err));
+  if (s->opts.shard) MG_CHECK(mg_shard_setup(s, &need, err));
   s->async = info->model.timing != MG_TIMING_SYNC;
   uint64_t nitems = info->problem == MG_GOSSIP ? (uint64_t)info->topo.N * info->pieces : (uint64_t)s->N * s->N;
   if (s->async) {
@@ -75,6 +76,10 @@ static mg_status sim_begin(void *ctx, const mg_schedule_info *info, mg_err *err)
                    (double)limit / (1u << 30));
   }
   s->nitems = info->problem == MG_GOSSIP ? (uint64_t)s->N * info->pieces : (uint64_t)s->N * s->N;
+  if (!s->shard) {
+    s->nloc = s->nitems;
+    s->nt = s->N;
+  }
   s->item_bytes = info->problem == MG_GOSSIP ? info->bytes / info->pieces : info->bytes;
   MG_CHECK(info->problem == MG_GOSSIP ? mg_gossip_alloc(s, err) : mg_exchange_alloc(s, err));
   s->nslots = mg_topo_arc_slots(&info->topo);
@@ -98,15 +103,22 @@ out:
   return st;
 }
 
+/* Shards fail together: their states' sizes differ (sim_shard.c). */
+static mg_status sim_begin(void *ctx, const mg_schedule_info *info, mg_err *err) {
+  return mg_shard_begin(ctx, sim_begin_state(ctx, info, err), err);
+}
+
 /* Checks, resolves and delivers transfer i of the round, then hands it to
- * the pricer. */
-static mg_status sim_transfer(mg_sim *s, mg_round *rd, size_t i, mg_err *err) {
+ * the pricer (a shard notes it for its round's reduction instead). */
+mg_status mg_sim_transfer(mg_sim *s, mg_round *rd, size_t i, mg_err *err) {
   const mg_transfer *tr = &rd->t[i];
   int bus_model = s->info.model.switching == MG_SW_BUS;
   uint64_t nitems = 0, hops = 0;
   mg_seg route[MG_MAX_SEGS];
   int nseg = 0;
   mg_status st;
+  s->cur_xfer = i;
+  s->vsub = MG_VSUB_BEFORE;
   if (!bus_model && tr->bus != MG_BUS_NONE)
     return mg_sim_violate(s, err, MG_RULE_NOT_BUS, (int64_t)i, -1, tr->src, -1,
                           "round %lld transfer %zu: a bus transfer needs a mesh-bus machine", (long long)rd->index, i);
@@ -126,13 +138,16 @@ static mg_status sim_transfer(mg_sim *s, mg_round *rd, size_t i, mg_err *err) {
     if (tr->nseg) memcpy(route, tr->seg, (size_t)nseg * sizeof *route);
     /* check -> resolve -> deliver: items are resolved against the state
      * at the round's start, and land in the end-of-round state */
+    s->vsub = MG_VSUB_SELECT;
     MG_CHECK(s->info.problem == MG_GOSSIP ? mg_gossip_select(s, tr, i, tr->dst, &nitems, err)
                                           : mg_exchange_select(s, tr, i, &nitems, err));
+    s->vsub = MG_VSUB_ROUTE;
     MG_CHECK(mg_rule_route(s, tr, i, route, nseg, &hops, err));
     MG_CHECK(mg_rule_port(s, i, tr->src, 1, err));
     MG_CHECK(mg_rule_port(s, i, tr->dst, 0, err));
     if (s->info.problem == MG_GOSSIP) MG_CHECK(mg_gossip_deliver(s, tr->dst, route[nseg - 1].dim, err));
   }
+  if (s->shard) return mg_shard_note(s, i, hops, nitems, route, nseg, err);
   if (s->opts.on_resolved) {
     mg_resolved res = {.round = rd->index, .index = i, .tr = tr, .route = route, .nseg = nseg, .nitems = nitems};
     int gossip = s->info.problem == MG_GOSSIP;
@@ -159,7 +174,7 @@ out:
 }
 
 /* Adds a priced round to the report. */
-static mg_status book_round(mg_sim *s, const mg_round *rd, const mg_round_price *pr, mg_err *err) {
+mg_status mg_sim_book_round(mg_sim *s, const mg_round *rd, const mg_round_price *pr, mg_err *err) {
   if (rd->n > 0) {
     s->rep.cost_startup += pr->terms.startup;
     s->rep.cost_hop += pr->terms.hop;
@@ -187,6 +202,7 @@ static mg_status sim_round(void *ctx, mg_round *rd, mg_err *err) {
   mg_status st = MG_OK;
   mg_round_price pr;
   if (!s->begun || s->failed) return mg_fail(err, MG_ERR_INVALID, "simulator not ready");
+  if (s->shard) return mg_shard_round(s, rd, err);
   rd->index = s->rep.rounds;
   s->cur_round = rd;
   s->round_max_hops = 0;
@@ -194,10 +210,10 @@ static mg_status sim_round(void *ctx, mg_round *rd, mg_err *err) {
   mg_pricer_begin(&s->pricer, rd->index);
   if (s->async) mg_async_begin(&s->clock);
   for (size_t i = 0; i < rd->n; i++)
-    MG_CHECK(sim_transfer(s, rd, i, err));
+    MG_CHECK(mg_sim_transfer(s, rd, i, err));
   MG_CHECK(mg_pricer_end(&s->pricer, &pr, err));
   if (s->async) MG_CHECK(mg_async_end(&s->clock, &s->pricer, err));
-  MG_CHECK(book_round(s, rd, &pr, err));
+  MG_CHECK(mg_sim_book_round(s, rd, &pr, err));
   if (s->info.problem == MG_GOSSIP)
     mg_gossip_end_round(s);
   else
@@ -214,6 +230,7 @@ static mg_status sim_end(void *ctx, mg_err *err) {
   if (!s->begun || s->failed) return mg_fail(err, MG_ERR_INVALID, "simulator not ready");
   s->ended = 1;
   mg_status st = s->info.problem == MG_GOSSIP ? mg_gossip_check_complete(s, err) : mg_exchange_check_complete(s, err);
+  if (s->shard) st = mg_shard_end(s, st, err);
   s->rep.wall_s = mg_now() - s->t0;
   s->rep.peak_rss_bytes = mg_peak_rss();
   if (st != MG_OK) return st;
@@ -262,6 +279,7 @@ void mg_sim_destroy(mg_sim *s) {
   free(s->bus_stamp);
   free(s->bus_user);
   free(s->route_arcs);
+  mg_shard_free(s);
   free(s->rep.round_costs);
   mg_pricer_free(&s->pricer);
   mg_async_free(&s->clock);

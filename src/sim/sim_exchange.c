@@ -4,13 +4,21 @@
  * so moving "all blocks at u for destination t" is an O(1) splice and the
  * tracking is exact per block: no block can be duplicated or lost, and
  * listed blocks are checked against their true holder. 20 bytes per block:
- * 4096 nodes need 335 MB. */
+ * 4096 nodes need 335 MB. A shard (meshgossip_shard.h) keeps the
+ * destinations [tlo, tlo + nt) only: their lists are all a transfer's
+ * blocks for them ever touch, so a destination shard is self-contained
+ * (20 * N * nt bytes). */
 #include "sim_internal.h"
 
 #include <string.h>
 
+/* The (holder u, destination t) slot, and the row of next[] for t. */
+static inline uint64_t slot(const mg_sim *s, uint64_t u, uint32_t t) { return u * s->nt + (t - s->tlo); }
+static inline uint64_t col_of(const mg_sim *s, uint32_t t) { return (uint64_t)(t - s->tlo) * s->N; }
+static inline int owns(const mg_sim *s, uint32_t t) { return t - s->tlo < s->nt; }
+
 mg_status mg_exchange_alloc(mg_sim *s, mg_err *err) {
-  uint64_t N = s->N, NN = N * N;
+  uint64_t N = s->N, NN = N * s->nt;
   s->head = mg_calloc(NN, sizeof(uint32_t));
   s->tail = mg_calloc(NN, sizeof(uint32_t));
   s->cnt = mg_calloc(NN, sizeof(uint32_t));
@@ -19,12 +27,12 @@ mg_status mg_exchange_alloc(mg_sim *s, mg_err *err) {
   if (!s->head || !s->tail || !s->cnt || !s->taken || !s->next)
     return mg_fail(err, MG_ERR_NOMEM, "cannot allocate the exchange state (%llu blocks)", (unsigned long long)NN);
   for (uint64_t u = 0; u < N; u++)
-    for (uint64_t t = 0; t < N; t++) {
+    for (uint32_t t = s->tlo; t - s->tlo < s->nt; t++) {
       /* block (u, t) starts at its source u */
-      s->head[u * N + t] = (uint32_t)u;
-      s->tail[u * N + t] = (uint32_t)u;
-      s->cnt[u * N + t] = 1;
-      s->next[t * N + u] = MG_NONE;
+      s->head[slot(s, u, t)] = (uint32_t)u;
+      s->tail[slot(s, u, t)] = (uint32_t)u;
+      s->cnt[slot(s, u, t)] = 1;
+      s->next[col_of(s, t) + u] = MG_NONE;
     }
   return MG_OK;
 }
@@ -59,9 +67,9 @@ static mg_status push_pending(mg_sim *s, uint32_t from, uint32_t v, uint32_t t, 
 /* The on_resolved hook wants explicit block ids; collect them only when
  * someone listens, since a big group is walked once more. */
 static mg_status note_blocks(mg_sim *s, uint32_t t, uint32_t head, mg_err *err) {
-  if (!s->opts.on_resolved) return MG_OK;
+  if (!s->opts.on_resolved || s->shard) return MG_OK; /* a shard's hook sees counts only */
   uint64_t N = s->N;
-  for (uint32_t src = head; src != MG_NONE; src = s->next[(uint64_t)t * N + src]) {
+  for (uint32_t src = head; src != MG_NONE; src = s->next[col_of(s, t) + src]) {
     if (!mg_grow((void **)&s->blist, &s->capblist, s->nblist + 1, sizeof *s->blist))
       return mg_fail(err, MG_ERR_NOMEM, "out of memory for the resolved block list");
     s->blist[s->nblist++] = (uint64_t)src * N + t;
@@ -74,7 +82,7 @@ static mg_status note_blocks(mg_sim *s, uint32_t t, uint32_t head, mg_err *err) 
  * unless this very round already took it: then the schedule sends the
  * same blocks twice. */
 static mg_status take_group(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t t, uint64_t *moved, mg_err *err) {
-  uint64_t N = s->N, idx = (uint64_t)tr->src * N + t;
+  uint64_t idx = slot(s, tr->src, t);
   uint32_t stamp = (uint32_t)(s->rep.rounds + 1);
   if (s->cnt[idx] == 0) {
     if (s->taken[idx] == stamp)
@@ -97,7 +105,7 @@ static mg_status take_group(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t
 
 /* Unlinks one block (src, t) from holder u; 1 if it was there. */
 static int unlink_block(mg_sim *s, uint32_t u, uint32_t src, uint32_t t) {
-  uint64_t N = s->N, idx = (uint64_t)u * N + t, col = (uint64_t)t * N;
+  uint64_t idx = slot(s, u, t), col = col_of(s, t);
   uint32_t prev = MG_NONE;
   for (uint32_t x = s->head[idx]; x != MG_NONE; prev = x, x = s->next[col + x]) {
     if (x != src) continue;
@@ -118,10 +126,9 @@ static int unlink_block(mg_sim *s, uint32_t u, uint32_t src, uint32_t t) {
  * twice in the round" from "never held" when a listed block is missing.
  * Linear in the round's groups, but only on the error path. */
 static int in_flight_from(const mg_sim *s, uint32_t src, uint32_t t) {
-  uint64_t N = s->N;
   for (size_t k = 0; k < s->npend; k++) {
     if (s->pend[k].t != t) continue;
-    for (uint32_t x = s->pend[k].head; x != MG_NONE; x = s->next[(uint64_t)t * N + x])
+    for (uint32_t x = s->pend[k].head; x != MG_NONE; x = s->next[col_of(s, t) + x])
       if (x == src) return 1;
   }
   return 0;
@@ -143,8 +150,9 @@ static mg_status take_block(mg_sim *s, const mg_transfer *tr, size_t i, uint64_t
                           "round %lld transfer %zu: block id %llu is (%u,%u), a node's block to itself, which is not "
                           "exchanged",
                           (long long)r, i, (unsigned long long)b, src, t);
+  if (!owns(s, t)) return MG_OK; /* another shard's block: its owner moves it */
   if (!unlink_block(s, tr->src, src, t)) {
-    if (in_flight_from(s, src, t) && s->taken[(uint64_t)tr->src * N + t] == (uint32_t)(r + 1))
+    if (in_flight_from(s, src, t) && s->taken[slot(s, tr->src, t)] == (uint32_t)(r + 1))
       return mg_sim_violate(s, err, MG_RULE_SENT_TWICE, (int64_t)i, -1, tr->src, (int64_t)b,
                             "round %lld transfer %zu: block (%u,%u) is sent twice in the round", (long long)r, i, src,
                             t);
@@ -152,7 +160,7 @@ static mg_status take_block(mg_sim *s, const mg_transfer *tr, size_t i, uint64_t
                           "round %lld transfer %zu: node %u sends block (%u,%u) it does not hold", (long long)r, i,
                           tr->src, src, t);
   }
-  s->taken[(uint64_t)tr->src * N + t] = (uint32_t)(r + 1);
+  s->taken[slot(s, tr->src, t)] = (uint32_t)(r + 1);
   mg_status st = note_blocks(s, t, src, err);
   if (st != MG_OK) return st;
   *moved += 1;
@@ -208,15 +216,17 @@ mg_status mg_exchange_select(mg_sim *s, const mg_transfer *tr, size_t i, uint64_
   if (sel->flags & MG_SEL_LIST) {
     for (size_t j = 0; j < sel->list_len && st == MG_OK; j++) {
       uint64_t b = sel->list[j];
+      s->vsub = (int64_t)j;
       if (b < N * N && !dest_passes(s, sel, (uint32_t)(b % N))) continue;
       st = take_block(s, tr, i, b, &moved, err);
     }
   } else if (sel->flags & MG_SEL_PRED) {
     uint64_t col;
-    for (uint32_t t = 0; t < N && st == MG_OK; t++) {
+    for (uint32_t t = s->tlo; t - s->tlo < s->nt && st == MG_OK; t++) {
       if (!dest_passes(s, sel, t)) continue;
-      col = (uint64_t)t * N;
-      uint32_t x = s->head[(uint64_t)tr->src * N + t];
+      col = col_of(s, t);
+      s->vsub = t;
+      uint32_t x = s->head[slot(s, tr->src, t)];
       while (x != MG_NONE && st == MG_OK) {
         uint32_t nx = s->next[col + x];
         if (sel->pred((uint64_t)x * N + t, sel->pred_arg)) st = take_block(s, tr, i, (uint64_t)x * N + t, &moved, err);
@@ -227,12 +237,15 @@ mg_status mg_exchange_select(mg_sim *s, const mg_transfer *tr, size_t i, uint64_
     /* walk just the box's destinations */
     const mg_topo *tp = &s->info.topo;
     uint32_t len[MG_MAX_DIMS], idx[MG_MAX_DIMS] = {0}, x[MG_MAX_DIMS];
+    int64_t pos = 0;
     for (int k = 0; k < tp->d; k++)
       len[k] = (sel->box.len[k] == 0 || sel->box.len[k] > tp->n[k]) ? tp->n[k] : sel->box.len[k];
-    for (;;) {
+    for (;; pos++) {
       for (int k = 0; k < tp->d; k++)
         x[k] = (sel->box.lo[k] % tp->n[k] + idx[k]) % tp->n[k];
-      st = take_group(s, tr, i, mg_topo_id(tp, x), &moved, err);
+      uint32_t t = mg_topo_id(tp, x);
+      s->vsub = pos;
+      if (owns(s, t)) st = take_group(s, tr, i, t, &moved, err);
       if (st != MG_OK) break;
       int k = 0;
       for (; k < tp->d; k++) {
@@ -242,8 +255,11 @@ mg_status mg_exchange_select(mg_sim *s, const mg_transfer *tr, size_t i, uint64_
       if (k >= tp->d) break;
     }
   } else {
-    for (uint32_t t = 0; t < N && st == MG_OK; t++)
-      if (dest_passes(s, sel, t)) st = take_group(s, tr, i, t, &moved, err);
+    for (uint32_t t = s->tlo; t - s->tlo < s->nt && st == MG_OK; t++)
+      if (dest_passes(s, sel, t)) {
+        s->vsub = t;
+        st = take_group(s, tr, i, t, &moved, err);
+      }
   }
   *nitems = moved;
   return st;
@@ -252,14 +268,13 @@ mg_status mg_exchange_select(mg_sim *s, const mg_transfer *tr, size_t i, uint64_
 /* The end of a round: every group in flight is appended to its receiver's
  * list for its destination, O(1) each. */
 void mg_exchange_end_round(mg_sim *s) {
-  uint64_t N = s->N;
   for (size_t k = 0; k < s->npend; k++) {
     const mg_pending *p = &s->pend[k];
-    uint64_t idx = (uint64_t)p->dst_node * N + p->t;
+    uint64_t idx = slot(s, p->dst_node, p->t);
     if (s->cnt[idx] == 0) {
       s->head[idx] = p->head;
     } else {
-      s->next[(uint64_t)p->t * N + s->tail[idx]] = p->head;
+      s->next[col_of(s, p->t) + s->tail[idx]] = p->head;
     }
     s->tail[idx] = p->tail;
     s->cnt[idx] += p->cnt;
@@ -271,10 +286,11 @@ void mg_exchange_end_round(mg_sim *s) {
  * otherwise name one block that ended elsewhere. */
 mg_status mg_exchange_check_complete(mg_sim *s, mg_err *err) {
   uint64_t N = s->N;
-  for (uint32_t t = 0; t < N; t++) {
-    if (s->cnt[(uint64_t)t * N + t] == N) continue;
+  for (uint32_t t = s->tlo; t - s->tlo < s->nt; t++) {
+    if (s->cnt[slot(s, t, t)] == N) continue;
     for (uint32_t u = 0; u < N; u++) {
-      uint64_t idx = (uint64_t)u * N + t;
+      uint64_t idx = slot(s, u, t);
+      s->vsub = u;
       if (u != t && s->cnt[idx] > 0)
         return mg_sim_violate(s, err, MG_RULE_INCOMPLETE, -1, -1, t, (int64_t)((uint64_t)s->head[idx] * N + t),
                               "incomplete: block (%u,%u) ends at node %u, not at its destination %u", s->head[idx], t,

@@ -1,5 +1,6 @@
 /* Gossip state: every node's held items as a bitset over item ids
- * (origin*P + piece). Rows are double-buffered so that every transfer of a
+ * (origin*P + piece); a shard (meshgossip_shard.h) keeps the bits of its
+ * items [ibase, ibase + nloc) only, bit it - ibase for item it. Rows are double-buffered so that every transfer of a
  * round reads the state at the round's start: a receiving node's row is
  * copied into its end-of-round buffer on first receipt and the two are
  * swapped when the round ends. A round of N "send all held" transfers thus
@@ -27,8 +28,22 @@ static void set_range(uint64_t *b, uint64_t lo, uint64_t hi) {
   b[wh] |= mh;
 }
 
+/* Sets the bits of the global items [lo, hi) this state keeps. */
+static void set_items(const mg_sim *s, uint64_t *b, uint64_t lo, uint64_t hi) {
+  uint64_t a = lo > s->ibase ? lo : s->ibase, e = s->ibase + s->nloc;
+  if (hi < e) e = hi;
+  if (a < e) set_range(b, a - s->ibase, e - s->ibase);
+}
+
+/* The origins whose items this state keeps. */
+static void own_origins(const mg_sim *s, uint64_t *lo, uint64_t *hi) {
+  uint64_t P = s->info.pieces;
+  *lo = s->ibase / P;
+  *hi = (s->ibase + s->nloc) / P;
+}
+
 mg_status mg_gossip_alloc(mg_sim *s, mg_err *err) {
-  uint64_t N = s->N, W = mg_words(s->nitems), rows;
+  uint64_t N = s->N, W = mg_words(s->nloc), rows;
   s->W = W;
   if (!mg_mul_ok(2 * N, W, &rows)) return mg_fail(err, MG_ERR_TOO_LARGE, "gossip state overflows");
   s->pool = mg_calloc(rows, sizeof(uint64_t));
@@ -48,11 +63,11 @@ mg_status mg_gossip_alloc(mg_sim *s, mg_err *err) {
     s->nxt[v] = s->pool + (N + v) * W;
     s->touched[v] = -1;
     /* initially node v holds its own P pieces */
-    set_range(s->cur[v], v * s->info.pieces, (v + 1) * s->info.pieces);
+    set_items(s, s->cur[v], v * s->info.pieces, (v + 1) * s->info.pieces);
   }
   if (s->info.flags & MG_SCHED_TRACK_ARRIVAL) {
-    s->arrival = mg_calloc(N * s->nitems, sizeof(uint32_t));
-    s->arrival_dim = mg_calloc(N * s->nitems, 1);
+    s->arrival = mg_calloc(N * s->nloc, sizeof(uint32_t));
+    s->arrival_dim = mg_calloc(N * s->nloc, 1);
     if (!s->arrival || !s->arrival_dim) return mg_fail(err, MG_ERR_NOMEM, "cannot allocate arrival tracking");
   }
   return MG_OK;
@@ -92,10 +107,11 @@ static uint64_t popcount_row(const uint64_t *a, uint64_t W) {
  * colours of HIGH-DIM-GOS'): built once per piece, on first use. */
 static const uint64_t *piece_mask(mg_sim *s, uint32_t p) {
   if (!s->piece_mask[p]) {
-    uint64_t *m = mg_calloc(s->W, sizeof(uint64_t));
+    uint64_t *m = mg_calloc(s->W, sizeof(uint64_t)), olo, ohi;
     if (!m) return NULL;
-    for (uint64_t o = 0; o < s->N; o++)
-      bit_set(m, o * s->info.pieces + p);
+    own_origins(s, &olo, &ohi);
+    for (uint64_t o = olo; o < ohi; o++)
+      bit_set(m, o * s->info.pieces + p - s->ibase);
     s->piece_mask[p] = m;
   }
   return s->piece_mask[p];
@@ -128,10 +144,11 @@ static const uint64_t *color_mask(mg_sim *s, const mg_selector *sel) {
   } else {
     memset(bits, 0, s->W * sizeof(uint64_t));
   }
-  uint32_t P = s->info.pieces;
-  for (uint32_t o = 0; o < s->N; o++)
-    if (color_of(&s->info.topo, sel->color_w, sel->color_m, o) == sel->color_c)
-      set_range(bits, (uint64_t)o * P, (uint64_t)(o + 1) * P);
+  uint64_t P = s->info.pieces, olo, ohi;
+  own_origins(s, &olo, &ohi);
+  for (uint64_t o = olo; o < ohi; o++)
+    if (color_of(&s->info.topo, sel->color_w, sel->color_m, (uint32_t)o) == sel->color_c)
+      set_items(s, bits, o * P, (o + 1) * P);
   if (cached) {
     mg_color_mask *cm = &s->color[s->ncolor++];
     memcpy(cm->w, sel->color_w, sizeof cm->w);
@@ -146,7 +163,7 @@ static const uint64_t *color_mask(mg_sim *s, const mg_selector *sel) {
 static void box_mask(mg_sim *s, const mg_box *box, uint64_t *m) {
   const mg_topo *t = &s->info.topo;
   uint32_t P = s->info.pieces;
-  uint32_t len[MG_MAX_DIMS], idx[MG_MAX_DIMS] = {0};
+  uint32_t len[MG_MAX_DIMS] = {0}, idx[MG_MAX_DIMS] = {0};
   memset(m, 0, s->W * sizeof(uint64_t));
   for (int k = 0; k < t->d; k++)
     len[k] = (box->len[k] == 0 || box->len[k] > t->n[k]) ? t->n[k] : box->len[k];
@@ -158,8 +175,8 @@ static void box_mask(mg_sim *s, const mg_box *box, uint64_t *m) {
     uint64_t base = mg_topo_id(t, x);
     uint32_t lo = box->lo[0] % t->n[0], l = len[0];
     uint32_t first = lo + l <= t->n[0] ? l : t->n[0] - lo;
-    set_range(m, (base + lo) * P, (base + lo + first) * P);
-    if (first < l) set_range(m, base * P, (base + (l - first)) * P);
+    set_items(s, m, (base + lo) * P, (base + lo + first) * P);
+    if (first < l) set_items(s, m, base * P, (base + (l - first)) * P);
     int k = 1;
     for (; k < t->d; k++) {
       if (++idx[k] < len[k]) break;
@@ -178,8 +195,15 @@ static void window(const mg_sim *s, const mg_selector *sel, uint64_t *lo, uint64
   if ((sel->flags & MG_SEL_ORIGIN_RANGE) && !(sel->flags & MG_SEL_LIST)) {
     uint64_t N = s->N, P = s->info.pieces, a = sel->range_lo % N, len = sel->range_len > N ? N : sel->range_len;
     if (len > 0 && a + len <= N) {
-      *lo = (a * P) >> 6;
-      *hi = mg_words((a + len) * P);
+      /* the range's items this state keeps, in its bit numbering */
+      uint64_t il = a * P > s->ibase ? a * P : s->ibase, ih = (a + len) * P, e = s->ibase + s->nloc;
+      if (ih > e) ih = e;
+      if (il >= ih) {
+        *lo = *hi = 0;
+        return;
+      }
+      *lo = (il - s->ibase) >> 6;
+      *hi = mg_words(ih - s->ibase);
     }
   }
 }
@@ -208,20 +232,25 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
     memset(out, 0, n * sizeof(uint64_t));
     for (size_t j = 0; j < sel->list_len; j++) {
       uint64_t it = sel->list[j];
+      s->vsub = (int64_t)j;
       if (it >= s->nitems)
         return mg_sim_violate(s, err, MG_RULE_BAD_ITEM, (int64_t)i, -1, tr->src, (int64_t)it,
                               "round %lld transfer %zu: item %llu out of range (%llu items)", (long long)r, i,
                               (unsigned long long)it, (unsigned long long)s->nitems);
-      if (!bit_get(s->cur[tr->src], it))
+      /* another shard's item: its owner checks it */
+      if (it - s->ibase >= s->nloc) continue;
+      uint64_t li = it - s->ibase;
+      if (!bit_get(s->cur[tr->src], li))
         return mg_sim_violate(s, err, MG_RULE_NOT_HELD, (int64_t)i, -1, tr->src, (int64_t)it,
                               "round %lld transfer %zu: node %u sends item %llu it does not hold", (long long)r, i,
                               tr->src, (unsigned long long)it);
-      if (bit_get(s->sel, it))
+      if (bit_get(s->sel, li))
         return mg_sim_violate(s, err, MG_RULE_SENT_TWICE, (int64_t)i, -1, tr->src, (int64_t)it,
                               "round %lld transfer %zu: item %llu is listed twice in one transfer", (long long)r, i,
                               (unsigned long long)it);
-      bit_set(s->sel, it);
+      bit_set(s->sel, li);
     }
+    s->vsub = MG_VSUB_SELECT;
   } else {
     memcpy(out, held, n * sizeof(uint64_t));
   }
@@ -251,8 +280,8 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
     uint64_t N = s->N, P = s->info.pieces, lo = sel->range_lo % N, len = sel->range_len > N ? N : sel->range_len;
     memset(s->mask + wlo, 0, n * sizeof(uint64_t));
     uint64_t first = lo + len <= N ? len : N - lo;
-    set_range(s->mask, lo * P, (lo + first) * P);
-    if (first < len) set_range(s->mask, 0, (len - first) * P);
+    set_items(s, s->mask, lo * P, (lo + first) * P);
+    if (first < len) set_items(s, s->mask, 0, (len - first) * P);
     and_into(out, s->mask + wlo, n);
   }
   if (sel->flags & MG_SEL_ARRIVAL) {
@@ -260,9 +289,9 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
       return mg_sim_violate(s, err, MG_RULE_SELECTOR, (int64_t)i, -1, tr->src, -1,
                             "round %lld transfer %zu: arrival selector without MG_SCHED_TRACK_ARRIVAL", (long long)r,
                             i);
-    const uint32_t *arr = s->arrival + (uint64_t)tr->src * s->nitems;
-    const uint8_t *ad = s->arrival_dim + (uint64_t)tr->src * s->nitems;
-    for (uint64_t it = wlo * 64; it < s->nitems && it < whi * 64; it++) {
+    const uint32_t *arr = s->arrival + (uint64_t)tr->src * s->nloc;
+    const uint8_t *ad = s->arrival_dim + (uint64_t)tr->src * s->nloc;
+    for (uint64_t it = wlo * 64; it < s->nloc && it < whi * 64; it++) {
       if (!bit_get(s->sel, it)) continue;
       int64_t got = (int64_t)arr[it] - 1; /* -1: held from the start */
       int ok = got >= sel->r0 && got <= sel->r1 && (sel->arr_dim < 0 || (got >= 0 && ad[it] == sel->arr_dim));
@@ -273,8 +302,9 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
     if (!sel->pred)
       return mg_sim_violate(s, err, MG_RULE_SELECTOR, (int64_t)i, -1, tr->src, -1,
                             "round %lld transfer %zu: no predicate", (long long)r, i);
-    for (uint64_t it = wlo * 64; it < s->nitems && it < whi * 64; it++)
-      if (bit_get(s->sel, it) && !sel->pred(it, sel->pred_arg)) s->sel[it >> 6] &= ~((uint64_t)1 << (it & 63));
+    for (uint64_t it = wlo * 64; it < s->nloc && it < whi * 64; it++)
+      if (bit_get(s->sel, it) && !sel->pred(it + s->ibase, sel->pred_arg))
+        s->sel[it >> 6] &= ~((uint64_t)1 << (it & 63));
   }
   if (sel->flags & MG_SEL_MINUS_DST) {
     if (v == MG_NONE)
@@ -303,8 +333,8 @@ mg_status mg_gossip_deliver(mg_sim *s, uint32_t v, int via, mg_err *err) {
   }
   uint64_t *row = s->nxt[v];
   if (s->arrival) {
-    uint32_t *arr = s->arrival + (uint64_t)v * s->nitems;
-    uint8_t *ad = s->arrival_dim + (uint64_t)v * s->nitems;
+    uint32_t *arr = s->arrival + (uint64_t)v * s->nloc;
+    uint8_t *ad = s->arrival_dim + (uint64_t)v * s->nloc;
     for (uint64_t w = s->sel_lo; w < s->sel_hi; w++) {
       uint64_t fresh = s->sel[w] & ~row[w];
       while (fresh) {
@@ -334,13 +364,14 @@ void mg_gossip_end_round(mg_sim *s) {
 /* Gossip is complete when every node holds all N*P items; otherwise the
  * first node and item missing are named. */
 mg_status mg_gossip_check_complete(mg_sim *s, mg_err *err) {
-  uint64_t full_words = s->nitems / 64, rest = s->nitems % 64;
+  uint64_t full_words = s->nloc / 64, rest = s->nloc % 64;
   for (uint32_t v = 0; v < s->N; v++) {
     const uint64_t *row = s->cur[v];
     for (uint64_t w = 0; w < s->W; w++) {
       uint64_t want = w < full_words ? ~(uint64_t)0 : (~(uint64_t)0 >> (64 - rest));
       if ((row[w] & want) != want) {
-        uint64_t it = w * 64 + (uint64_t)__builtin_ctzll(~row[w] & want);
+        uint64_t it = w * 64 + (uint64_t)__builtin_ctzll(~row[w] & want) + s->ibase;
+        s->vsub = (int64_t)it;
         return mg_sim_violate(s, err, MG_RULE_INCOMPLETE, -1, -1, v, (int64_t)it,
                               "incomplete: node %u lacks item %llu (origin %llu, piece %llu) after %lld rounds", v,
                               (unsigned long long)it, (unsigned long long)(it / s->info.pieces),
@@ -352,6 +383,6 @@ mg_status mg_gossip_check_complete(mg_sim *s, mg_err *err) {
 }
 
 int mg_sim_holds(const mg_sim *s, uint32_t node, uint64_t item) {
-  if (s->info.problem != MG_GOSSIP || !s->cur || node >= s->N || item >= s->nitems) return 0;
-  return bit_get(s->cur[node], item);
+  if (s->info.problem != MG_GOSSIP || !s->cur || node >= s->N || item - s->ibase >= s->nloc) return 0;
+  return bit_get(s->cur[node], item - s->ibase);
 }

@@ -11,6 +11,7 @@
 #define MG_SIM_INTERNAL_H
 
 #include "../model/model.h"
+#include "meshgossip_shard.h"
 
 #define MG_NONE UINT32_MAX
 
@@ -77,6 +78,17 @@ struct mg_sim {
   uint64_t *route_arcs; /* the arcs of the transfer being checked */
   size_t nroute_arcs, caproute_arcs;
 
+  /* item shards (sim_shard.c; meshgossip_shard.h): gossip keeps items
+   * [ibase, ibase + nloc) (whole origins), exchange the destinations
+   * [tlo, tlo + nt); unsharded: 0, nitems, 0, N. */
+  const mg_shard *shard;
+  uint64_t ibase, nloc;
+  uint32_t tlo, nt;
+  size_t cur_xfer; /* the transfer being checked */
+  int64_t vsub;    /* where in it (or the item at the end): a violation's key */
+  int64_t vkey[MG_SHARD_KEY_LEN];
+  struct mg_shard_ledger *sr; /* a shard's per-round ledger */
+
   mg_pricer pricer;
   int async;                                /* model.timing == async: the clock below runs */
   mg_async clock;                           /* the model's ledger of the round */
@@ -87,6 +99,28 @@ struct mg_sim {
  * MG_ERR_VIOLATION. */
 mg_status mg_sim_violate(mg_sim *s, mg_err *err, mg_rule rule, int64_t xa, int64_t xb, int64_t node, int64_t item,
                          const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+
+/* sim.c: transfer i of the current round checked, resolved and delivered
+ * (unsharded: also priced); a round's price added to the report. */
+mg_status mg_sim_transfer(mg_sim *s, mg_round *rd, size_t i, mg_err *err);
+mg_status mg_sim_book_round(mg_sim *s, const mg_round *rd, const mg_round_price *pr, mg_err *err);
+
+/* sim_shard.c: a shard's item range and state bytes (need), its round
+ * (resolve -> reduce -> price -> book), the note of one resolved
+ * transfer, and the end-of-run agreement on the verdict. Where in a
+ * transfer a violation lies (s->vsub): before its items, its items in
+ * order, after them. */
+#define MG_VSUB_BEFORE (-2)
+#define MG_VSUB_SELECT ((int64_t)1 << 40)
+#define MG_VSUB_ELL    (MG_VSUB_SELECT + 1)
+#define MG_VSUB_ROUTE  ((int64_t)1 << 41)
+mg_status mg_shard_setup(mg_sim *s, uint64_t *need, mg_err *err);
+mg_status mg_shard_begin(mg_sim *s, mg_status st, mg_err *err);
+mg_status mg_shard_round(mg_sim *s, mg_round *rd, mg_err *err);
+mg_status mg_shard_note(mg_sim *s, size_t i, uint64_t hops, uint64_t nitems, const mg_seg *route, int nseg,
+                        mg_err *err);
+mg_status mg_shard_end(mg_sim *s, mg_status st, mg_err *err);
+void mg_shard_free(mg_sim *s);
 
 /* rules.c: the verifier's rules for transfer i of the current round.
  * Walks the route (it must stay on the mesh and end at tr->dst; under

@@ -23,6 +23,11 @@ mg_status mg_sim_violate(mg_sim *s, mg_err *err, mg_rule rule, int64_t xa, int64
   va_end(ap);
   s->rep.verified = 0;
   s->failed = 1;
+  /* the key the shards agree on (meshgossip_shard.h) */
+  s->vkey[0] = s->ended ? s->rep.rounds : v->round;
+  s->vkey[1] = s->ended ? node : (int64_t)s->cur_xfer;
+  s->vkey[2] = s->vsub;
+  s->vkey[3] = s->shard ? (int64_t)s->shard->index : 0;
   if (err) snprintf(err->msg, sizeof err->msg, "%s", v->msg);
   return MG_ERR_VIOLATION;
 }

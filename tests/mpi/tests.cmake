@@ -68,13 +68,26 @@ set_tests_properties(mpi_unmodified_plain mpi_interposed_ring6 mpi_interposed_in
                      PROPERTIES TIMEOUT 60 LABELS mpi)
 
 # meshgossip-mpi: calibrate and bench
+# run and verify (tools/mpi/dist.c) are the CLI's own commands with a shard
+set(MG_CLI_COMMANDS ${MG_CLI_SOURCES})
+list(FILTER MG_CLI_COMMANDS EXCLUDE REGEX "/meshgossip\\.c$")
 add_executable(meshgossip-mpi ${CMAKE_SOURCE_DIR}/tools/mpi/meshgossip_mpi.c ${CMAKE_SOURCE_DIR}/tools/mpi/calibrate.c
-               ${CMAKE_SOURCE_DIR}/tools/mpi/bench.c)
+               ${CMAKE_SOURCE_DIR}/tools/mpi/bench.c ${CMAKE_SOURCE_DIR}/tools/mpi/dist.c ${MG_CLI_COMMANDS})
 target_include_directories(meshgossip-mpi PRIVATE ${CMAKE_SOURCE_DIR}/tools/mpi)
 target_link_libraries(meshgossip-mpi PRIVATE meshgossip_mpi)
 add_test(NAME mpi_calibrate COMMAND ${MG_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} 3 $<TARGET_FILE:meshgossip-mpi> calibrate
          --sizes 0,4096,65536 --reps 3)
 set_tests_properties(mpi_calibrate PROPERTIES TIMEOUT 60 LABELS mpi PASS_REGULAR_EXPRESSION "--model ts=[0-9.e+-]+,td=0,tl=")
+
+# The distributed simulator against the CLI (tests/mpi/dist.sh): the same
+# output and exit status on 1..4 ranks and 3 serial shards, broken
+# schedules rejected with the same reason.
+foreach(case gossip bus exchange broken)
+  add_test(NAME mpi_dist_${case}
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/dist.sh ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:meshgossip-cli>
+                   $<TARGET_FILE:meshgossip-mpi> ${case})
+  set_tests_properties(mpi_dist_${case} PROPERTIES TIMEOUT 120 LABELS mpi SKIP_RETURN_CODE 77)
+endforeach()
 
 # Under LeakSanitizer: Open MPI keeps allocations from MPI_Init to exit
 # (its components are unloaded before the check, hence the full unwind so

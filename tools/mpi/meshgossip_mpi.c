@@ -21,9 +21,12 @@
 #include <string.h>
 
 static void usage_to(FILE *f) {
-  fprintf(f, "usage: meshgossip-mpi calibrate [--sizes a,b,...] [--reps R] [--json]\n"
+  fprintf(f, "usage: meshgossip-mpi run --algo A --topo T [meshgossip run's options] [--serial K]\n"
+             "       meshgossip-mpi verify FILE [--json] [--serial K]\n"
+             "       meshgossip-mpi calibrate [--sizes a,b,...] [--reps R] [--json]\n"
              "       meshgossip-mpi bench [--algo SPEC] [--topo SPEC] [--sizes a,b,...] [--reps R] [--json]\n"
              "examples:\n"
+             "  mpirun -np 4 meshgossip-mpi run --algo torgos --topo torus:27x27 --r 8\n"
              "  mpirun -np 9 meshgossip-mpi calibrate --sizes 1024,16384,65536\n"
              "  mpirun -np 8 meshgossip-mpi bench --algo ring --sizes 256,4096,65536\n");
 }
@@ -93,7 +96,9 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &n);
   args a;
-  if (!parse(argc, argv, &a))
+  if (argc >= 2 && mg_tool_is_dist(argv[1]))
+    rc = mg_tool_dist(argc, argv, me, n);
+  else if (!parse(argc, argv, &a))
     rc = usage(me, NULL);
   else if (!strcmp(a.cmd, "calibrate"))
     rc = mg_tool_calibrate(&a, me, n);

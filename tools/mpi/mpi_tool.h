@@ -18,5 +18,9 @@ typedef struct args {
  * failed); rank 0 prints. */
 int mg_tool_calibrate(const args *a, int me, int n);
 int mg_tool_bench(const args *a, int me, int n);
+/* run and verify with the simulator's items sharded over the ranks
+ * (dist.c): argv as main's; the CLI's exit statuses. */
+int mg_tool_is_dist(const char *cmd);
+int mg_tool_dist(int argc, char **argv, int me, int n);
 
 #endif

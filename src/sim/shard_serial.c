@@ -1,0 +1,124 @@
+/* Serial shards (meshgossip_shard.h): one process runs the same schedule
+ * once per shard, keeping 1/count of the item state at a time. A pass's
+ * reduction adds its per-transfer item counts to a ledger (one array per
+ * round) and keeps the least violation found so far; the last pass reads
+ * the ledger's sums, so it prices every transfer with its whole count and
+ * names the violation a single simulator would name first. This is how
+ * Delmas and Perennes's long protocol on TM(49)^3 ("Circuit-Switched
+ * Gossiping in 3-Dimensional Torus Networks"), whose state is over the
+ * memory of one machine, runs as one verified simulation. */
+#include "meshgossip_shard.h"
+
+#include "../util/internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct mg_shard_serial {
+  mg_shard sh;
+  uint64_t **counts; /* per round: the sums of the passes so far */
+  size_t *ncounts;
+  size_t nrounds, caprounds;
+  uint64_t bytes;
+  int64_t last[MG_SHARD_KEY_LEN]; /* the key this pass's reduction returned */
+  int have;                       /* a violation from an earlier pass */
+  int64_t key[MG_SHARD_KEY_LEN];
+  mg_violation v;
+};
+
+static int key_less(const int64_t *a, const int64_t *b) {
+  for (int j = 0; j < MG_SHARD_KEY_LEN; j++)
+    if (a[j] != b[j]) return a[j] < b[j];
+  return 0;
+}
+
+static mg_status ledger(mg_shard_serial *ss, int64_t round, size_t n, mg_err *err) {
+  size_t r = (size_t)round;
+  if (r >= ss->nrounds) {
+    if (!mg_grow((void **)&ss->counts, &ss->caprounds, r + 1, sizeof *ss->counts))
+      return mg_fail(err, MG_ERR_NOMEM, "out of memory for the serial shards' ledger");
+    uint64_t **c = ss->counts;
+    size_t *nc = realloc(ss->ncounts, ss->caprounds * sizeof *nc);
+    if (!nc) return mg_fail(err, MG_ERR_NOMEM, "out of memory for the serial shards' ledger");
+    ss->ncounts = nc;
+    for (size_t k = ss->nrounds; k <= r; k++)
+      c[k] = NULL, nc[k] = 0;
+    ss->nrounds = r + 1;
+  }
+  if (n > ss->ncounts[r]) {
+    uint64_t *c = realloc(ss->counts[r], n * sizeof *c);
+    if (!c) return mg_fail(err, MG_ERR_NOMEM, "out of memory for the serial shards' ledger");
+    memset(c + ss->ncounts[r], 0, (n - ss->ncounts[r]) * sizeof *c);
+    ss->bytes += (n - ss->ncounts[r]) * sizeof *c;
+    ss->counts[r] = c;
+    ss->ncounts[r] = n;
+  }
+  return MG_OK;
+}
+
+static mg_status serial_reduce(void *arg, int64_t round, uint64_t *counts, size_t n, int64_t *key, mg_err *err) {
+  mg_shard_serial *ss = arg;
+  int final = ss->sh.index + 1 == ss->sh.count;
+  if (round == -2 || key[0] == -1) return MG_OK; /* the passes run apart: nothing to agree on */
+  if (round >= 0) {
+    mg_status st = ledger(ss, round, n, err);
+    if (st != MG_OK) return st;
+    uint64_t *c = ss->counts[round];
+    for (size_t i = 0; i < n; i++)
+      c[i] += counts[i];
+    if (final && n) memcpy(counts, c, n * sizeof *c);
+  }
+  /* the last pass meets the earlier passes' least violation where it lies:
+   * in its round, or (a violation of the end) at the end */
+  if (final && ss->have && (round < 0 || ss->key[0] == round) && key_less(ss->key, key))
+    memcpy(key, ss->key, sizeof ss->key);
+  memcpy(ss->last, key, sizeof ss->last);
+  return MG_OK;
+}
+
+static mg_status serial_share(void *arg, mg_violation *v, uint32_t from, mg_err *err) {
+  mg_shard_serial *ss = arg;
+  (void)err;
+  if (from != ss->sh.index) {
+    *v = ss->v; /* an earlier pass's */
+    return MG_OK;
+  }
+  if (!ss->have || key_less(ss->last, ss->key)) {
+    ss->have = 1;
+    memcpy(ss->key, ss->last, sizeof ss->key);
+    ss->v = *v;
+  }
+  return MG_OK;
+}
+
+mg_status mg_shard_serial_create(uint32_t count, mg_shard_serial **out, mg_err *err) {
+  *out = NULL;
+  if (count == 0) return mg_fail(err, MG_ERR_INVALID, "serial shards: at least one");
+  mg_shard_serial *ss = calloc(1, sizeof *ss);
+  if (!ss) return mg_fail(err, MG_ERR_NOMEM, "cannot allocate the serial shards");
+  ss->sh.count = count;
+  ss->sh.reduce = serial_reduce;
+  ss->sh.share = serial_share;
+  ss->sh.arg = ss;
+  *out = ss;
+  return MG_OK;
+}
+
+mg_shard *mg_shard_serial_shard(mg_shard_serial *ss) { return &ss->sh; }
+
+int mg_shard_serial_next(mg_shard_serial *ss) {
+  if (ss->sh.index + 1 >= ss->sh.count) return 0;
+  ss->sh.index++;
+  return 1;
+}
+
+uint64_t mg_shard_serial_bytes(const mg_shard_serial *ss) { return ss->bytes; }
+
+void mg_shard_serial_free(mg_shard_serial *ss) {
+  if (!ss) return;
+  for (size_t r = 0; r < ss->nrounds; r++)
+    free(ss->counts[r]);
+  free(ss->counts);
+  free(ss->ncounts);
+  free(ss);
+}

@@ -1,0 +1,139 @@
+/* meshgossip-mpi run / verify: the simulator with its item state sharded
+ * over the ranks (meshgossip_mpi_shard.h, docs/distributed.md). The
+ * commands are the CLI's own `meshgossip run` and `meshgossip verify`
+ * (tools/cmd_run.c, tools/cmd_verify.c) with the rank's shard in every
+ * simulator they make, so rank 0 prints exactly what they print and every
+ * rank exits with their status; the other ranks print nothing.
+ *
+ *   mpirun -n K meshgossip-mpi run --algo A --topo T [--model M --bytes B --r R --json ...]
+ *   mpirun -n K meshgossip-mpi verify FILE [--json]
+ *   meshgossip-mpi run|verify --serial K ...   one process, the K shards in turn
+ *
+ * --serial K runs the schedule K times, keeping shard k of K on pass k and
+ * summing the passes' item counts (meshgossip_shard.h), so that the item
+ * state in memory is 1/K of the whole; the last pass prints. Refused here:
+ * --export, --export-ti, --format and --engine (they need every item of a
+ * transfer on one rank). */
+#include "mpi_tool.h"
+
+#include "../cli.h"
+#include "meshgossip_mpi_shard.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int mg_tool_is_dist(const char *cmd) { return cmd && (!strcmp(cmd, "run") || !strcmp(cmd, "verify")); }
+
+static int command(const char *cmd, int argc, char **argv) {
+  return !strcmp(cmd, "run") ? cmd_run(argc, argv) : cmd_verify(argc, argv);
+}
+
+/* stdout and stderr off (1) or back on (0), for the ranks and passes
+ * that do not print: saved[2] keeps the originals. */
+static int quiet(int on, int *saved) {
+  fflush(stdout);
+  fflush(stderr);
+  for (int f = 1; f <= 2; f++) {
+    if (on) {
+      int fd = open("/dev/null", O_WRONLY);
+      if (fd < 0) return -1;
+      saved[f - 1] = dup(f);
+      if (saved[f - 1] >= 0) dup2(fd, f);
+      close(fd);
+    } else if (saved[f - 1] >= 0) {
+      dup2(saved[f - 1], f);
+      close(saved[f - 1]);
+      saved[f - 1] = -1;
+    }
+  }
+  return 0;
+}
+
+static int run_serial(const char *cmd, int argc, char **argv, uint32_t K) {
+  mg_shard_serial *ss;
+  mg_err err = {{0}};
+  if (mg_shard_serial_create(K, &ss, &err) != MG_OK) {
+    fprintf(stderr, "meshgossip-mpi: %s\n", err.msg);
+    return EXIT_USAGE;
+  }
+  double t0 = mg_now();
+  int rc = 0, saved[2] = {-1, -1};
+  do {
+    cli_shard = mg_shard_serial_shard(ss);
+    int last = cli_shard->index + 1 == K;
+    if (!last && quiet(1, saved)) {
+      rc = EXIT_USAGE;
+      break;
+    }
+    rc = command(cmd, argc, argv);
+    if (!last) quiet(0, saved);
+    /* a pass that cannot run (bad usage, too large) will not run later:
+     * run it again aloud for its message */
+    if (rc == EXIT_USAGE || rc == EXIT_TOO_LARGE) {
+      if (!last) rc = command(cmd, argc, argv);
+      break;
+    }
+  } while (mg_shard_serial_next(ss));
+  fprintf(stderr, "meshgossip-mpi: %u serial shards, %.3f s in all, peak RSS %.1f MiB, ledger %.1f MiB\n", K,
+          mg_now() - t0, (double)mg_peak_rss() / 1048576.0, (double)mg_shard_serial_bytes(ss) / 1048576.0);
+  cli_shard = NULL;
+  mg_shard_serial_free(ss);
+  return rc;
+}
+
+int mg_tool_dist(int argc, char **argv, int me, int n) {
+  const char *cmd = argv[1];
+  long serial = 0;
+  /* our own option out, the CLI's left for the CLI's parser */
+  char **av = calloc((size_t)argc + 1, sizeof *av);
+  int ac = 0;
+  if (!av) return EXIT_USAGE;
+  for (int i = 2; i < argc; i++) {
+    const char *o = argv[i];
+    if (!strcmp(o, "--serial") && i + 1 < argc) {
+      char *end;
+      serial = strtol(argv[++i], &end, 10);
+      if (*end || serial < 1 || serial > (long)MG_MAX_NODES) {
+        if (me == 0) fprintf(stderr, "meshgossip-mpi: --serial takes a shard count >= 1\n");
+        free(av);
+        return EXIT_USAGE;
+      }
+      continue;
+    }
+    if (!strcmp(o, "--export") || !strcmp(o, "--export-ti") || !strcmp(o, "--format") || !strcmp(o, "--engine")) {
+      if (me == 0)
+        fprintf(stderr, "meshgossip-mpi: %s needs every item of a transfer in one place: use meshgossip %s\n", o, cmd);
+      free(av);
+      return EXIT_USAGE;
+    }
+    av[ac++] = argv[i];
+  }
+  int rc;
+  if (serial && n > 1) {
+    if (me == 0) fprintf(stderr, "meshgossip-mpi: --serial runs on one rank\n");
+    rc = EXIT_USAGE;
+  } else if (serial) {
+    rc = run_serial(cmd, ac, av, (uint32_t)serial);
+  } else {
+    mg_mpi_shard *ms;
+    mg_err err = {{0}};
+    if (mg_mpi_shard_create(MPI_COMM_WORLD, &ms, &err) != MG_OK) {
+      fprintf(stderr, "meshgossip-mpi: %s\n", err.msg);
+      free(av);
+      return 1;
+    }
+    cli_shard = mg_mpi_shard_get(ms);
+    /* the other ranks' output is rank 0's: one copy is enough */
+    int saved[2] = {-1, -1};
+    if (me != 0) quiet(1, saved);
+    rc = command(cmd, ac, av);
+    if (me != 0) quiet(0, saved);
+    cli_shard = NULL;
+    mg_mpi_shard_free(ms);
+  }
+  free(av);
+  return rc;
+}
