@@ -12,11 +12,18 @@ typedef struct args {
   const char *cmd, *algo, *topo;
   long sizes[MAX_SIZES];
   int nsizes, reps, json;
+  /* bench (bench.c): --coll, -f, -x (-1: the default); -i sets reps and
+   * -m the sizes */
+  const char *coll;
+  int full, warmup;
 } args;
 
 /* Each returns the tool's exit status (0 ok, 2 bad usage, 1 an MPI call
  * failed); rank 0 prints. */
 int mg_tool_calibrate(const args *a, int me, int n);
 int mg_tool_bench(const args *a, int me, int n);
+/* bench's own options (o, and v the next word or NULL): the number of
+ * words used (1 or 2), 0 if o is not one of them, -1 if v is bad. */
+int mg_tool_bench_option(args *a, const char *o, const char *v);
 
 #endif
