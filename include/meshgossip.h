@@ -388,6 +388,14 @@ typedef struct mg_sim_opts {
   void *on_resolved_arg;
   void (*progress)(void *arg, int64_t round, int64_t total);
   void *progress_arg;
+  /* optional: the steps of a long call, announced before each one starts.
+   * mg_compare: each algorithm (what = its name, done of total algorithms
+   * of the problem); mg_tune: each candidate ("name:k=v,..." of total);
+   * mg_run outside those two (a table's cells): what = "name:k=v,...",
+   * done = total = -1. Calls nested in a compare or a tune are not
+   * announced. The library never prints: a CLI shows these. NULL: none. */
+  void (*on_step)(void *arg, const char *what, int64_t done, int64_t total);
+  void *on_step_arg;
 } mg_sim_opts;
 
 typedef struct mg_sim mg_sim;

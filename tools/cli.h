@@ -40,6 +40,11 @@ int cli_exit_code(mg_status st);
 int cli_size_check(const cli_opts *o, const mg_problem_spec *pb);
 void cli_sim_opts(const cli_opts *o, mg_sim_opts *so);
 void cli_progress_done(void);
+/* Step progress of compare, table, tune on a terminal (cli_progress.c):
+ * sets so->on_step when stderr is a terminal; cli_progress_done clears
+ * its line too. */
+void cli_step_progress(mg_sim_opts *so, const char *label);
+void cli_step_done(void);
 
 json_t *cli_model_json(const mg_model *m);
 json_t *cli_params_json(const mg_params *ps);

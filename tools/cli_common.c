@@ -185,6 +185,7 @@ static void progress(void *arg, int64_t round, int64_t total) {
 void cli_progress_done(void) {
   if (progress_shown) fprintf(stderr, "\r%40s\r", "");
   progress_shown = 0;
+  cli_step_done();
 }
 
 static const char *human(uint64_t bytes, char *buf, size_t len) {

@@ -77,6 +77,7 @@ static int sweep(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, con
     size_t n;
     pb->bytes = sizes[k];
     mg_status st = mg_compare(pb, so, 1, &rows, &n, &err);
+    cli_progress_done();
     if (st != MG_OK) {
       json_decref(jrows);
       free(costs);
@@ -188,10 +189,13 @@ int cmd_compare(int argc, char **argv) {
   mg_sim_opts so;
   cli_sim_opts(&o, &so);
   so.progress = NULL;
+  cli_step_progress(&so, "compare");
   if (o.sizes) return sweep(&o, problem, &pb, &so);
   mg_compare_row *rows;
   size_t n;
-  if ((st = mg_compare(&pb, &so, 1, &rows, &n, &err)) != MG_OK) return cli_fail(st, &err);
+  st = mg_compare(&pb, &so, 1, &rows, &n, &err);
+  cli_progress_done();
+  if (st != MG_OK) return cli_fail(st, &err);
   /* the engine replays every verified schedule */
   mg_engine_result *eng = NULL;
   if (eo.kind != MG_ENGINE_MODEL) {

@@ -30,9 +30,11 @@ int cmd_tune(int argc, char **argv) {
   mg_sim_opts so;
   cli_sim_opts(&o, &so);
   so.progress = NULL;
+  cli_step_progress(&so, "tune");
   mg_report br, sr;
   size_t evaluated;
   st = mg_tune(a, &pb, &so, &best, &br, &second, &sr, &evaluated, &err);
+  cli_progress_done();
   if (st != MG_OK) return cli_fail(st, &err);
   if (o.json) {
     json_t *j = json_pack("{s:s}", "algorithm", a->name);

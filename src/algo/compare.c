@@ -40,9 +40,14 @@ mg_status mg_compare(const mg_problem_spec *pb, const mg_sim_opts *opts, int tun
   if (opts) o = *opts;
   o.keep_round_costs = 0;
   o.on_resolved = NULL;
+  o.on_step = NULL; /* one step per algorithm, not per run inside it */
+  int64_t steps = 0;
+  for (size_t i = 0; i < mg_algo_count(); i++)
+    steps += mg_algo_at(i)->problem == pb->problem;
   for (size_t i = 0; i < mg_algo_count(); i++) {
     const mg_algo *a = mg_algo_at(i);
     if (a->problem != pb->problem) continue;
+    if (opts && opts->on_step) opts->on_step(opts->on_step_arg, a->name, (int64_t)n, steps);
     mg_compare_row *r = &out[n++];
     mg_err e = {{0}};
     r->algo = a;
