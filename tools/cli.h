@@ -51,6 +51,8 @@ json_t *cli_params_json(const mg_params *ps);
 json_t *cli_violation_json(const mg_report *rep);
 json_t *cli_report_json(const char *algo, const mg_params *ps, const mg_problem_spec *pb, const mg_report *rep);
 void cli_print_json(json_t *j); /* prints and frees */
+/* "t'_l" after cli_problem with --r, else "s": the unit of printed costs. */
+const char *cli_cost_unit(void);
 void cli_print_report(const char *algo, const mg_params *ps, const mg_problem_spec *pb, const mg_report *rep);
 
 /* compare --sizes --plot (cmd_plot.c): costs[a * ns + k] of registry

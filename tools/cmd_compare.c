@@ -240,8 +240,10 @@ int cmd_compare(int argc, char **argv) {
            mg_fmt_double(pb.bytes, by, sizeof by), mg_model_format(&pb.model, model, sizeof model));
     char lb[32];
     size_t nrefused = 0;
-    printf("lower bound %s\n\n%-4s %-24s %14s %8s %8s  %s%s\n", mg_fmt_double(b.lower_bound, lb, sizeof lb), "",
-           "algorithm", "cost", "rounds", "ratio", eng ? "       simgrid  " : "", "params");
+    char costh[32];
+    snprintf(costh, sizeof costh, "cost (%s)", cli_cost_unit());
+    printf("lower bound %s %s\n\n%-4s %-24s %14s %8s %8s  %s%s\n", mg_fmt_double(b.lower_bound, lb, sizeof lb),
+           cli_cost_unit(), "", "algorithm", costh, "rounds", "ratio", eng ? "   simgrid (s)  " : "", "params");
     for (size_t i = 0; i < n; i++) {
       const mg_compare_row *r = &rows[i];
       char cost[32], sg[32] = "";
