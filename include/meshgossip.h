@@ -390,7 +390,8 @@ typedef struct mg_sim_opts {
   void *progress_arg;
   /* optional: the steps of a long call, announced before each one starts.
    * mg_compare: each algorithm (what = its name, done of total algorithms
-   * of the problem); mg_tune: each candidate ("name:k=v,..." of total);
+   * of the problem), and in a tuned one each candidate as the same step
+   * (what = "name (candidate k/K: name:k=v,...)"); mg_tune: each candidate ("name:k=v,..." of total);
    * mg_run outside those two (a table's cells): what = "name:k=v,...",
    * done = total = -1. Calls nested in a compare or a tune are not
    * announced. The library never prints: a CLI shows these. NULL: none. */

@@ -34,7 +34,13 @@ check() {
 n=$("$cli" list | awk '$2 == "gossip"' | wc -l)
 [ "$n" -ge 10 ] || fail "list names only $n gossip algorithms"
 check compare compare --problem gossip --topo torus:9x9
-[ "$(grep -c '^\[compare\] ' "$tmp/compare.steps")" -eq "$n" ] || fail "compare: $(grep -c . "$tmp/compare.steps") steps, want $n"
+# every line is a step of the N; a tuned algorithm's candidates are its step again
+[ "$(grep -cvE "^\[compare\] [0-9]+/$n [a-z0-9-]+( \(candidate [0-9]+/[0-9]+: [a-z0-9-]+:[a-z0-9=,/]+\))?$" "$tmp/compare.steps")" -eq 0 ] ||
+  fail "compare: stray lines $(grep -vE "^\[compare\] [0-9]+/$n " "$tmp/compare.steps")"
+# torgos on torus:9x9: as many candidates as `tune` evaluates there (all verify)
+k9=$("$cli" tune --algo torgos --topo torus:9x9 | awk '/^evaluated/ {print $2}')
+[ "$(grep -c "^\[compare\] [0-9]*/$n torgos (candidate [0-9]*/$k9: torgos:" "$tmp/compare.steps")" -eq "$k9" ] ||
+  fail "compare: torgos candidates $(grep torgos "$tmp/compare.steps")"
 for k in $(seq 1 "$n"); do
   name=$("$cli" list | awk '$2 == "gossip" {print $1}' | sed -n ${k}p)
   grep -qx "\[compare\] $k/$n $name" "$tmp/compare.steps" || fail "compare: no step '[compare] $k/$n $name'"
