@@ -16,8 +16,8 @@ for t in $topos; do
     for a in $algos; do
       out=$("$mg" run --algo "$a" --topo "$t" --model "$m" --bytes "$b" 2>&1) || { echo "$t,\"$m\",$b,$a,refused,,"; continue; }
       cost=$(sed -n 's/^cost *\([^ ]*\).*/\1/p' <<<"$out")
-      lb=$(sed -n 's/^lower bound *\([^ ]*\) (ratio \([^)]*\)).*/\1/p' <<<"$out")
-      ratio=$(sed -n 's/^lower bound *\([^ ]*\) (ratio \([^)]*\)).*/\2/p' <<<"$out")
+      lb=$(sed -n 's/^lower bound *\([^ ]*\) [^ ]* (ratio \([^)]*\)).*/\1/p' <<<"$out")
+      ratio=$(sed -n 's/^lower bound *\([^ ]*\) [^ ]* (ratio \([^)]*\)).*/\2/p' <<<"$out")
       echo "$t,\"$m\",$b,$a,$cost,$lb,$ratio"
     done
   done

@@ -393,6 +393,15 @@ typedef struct mg_sim_opts {
    * timing=sync only, and on_resolved sees the summed item counts with
    * bits and list NULL. */
   const struct mg_shard *shard;
+  /* optional: the steps of a long call, announced before each one starts.
+   * mg_compare: each algorithm (what = its name, done of total algorithms
+   * of the problem), and in a tuned one each candidate as the same step
+   * (what = "name (candidate k/K: name:k=v,...)"); mg_tune: each candidate ("name:k=v,..." of total);
+   * mg_run outside those two (a table's cells): what = "name:k=v,...",
+   * done = total = -1. Calls nested in a compare or a tune are not
+   * announced. The library never prints: a CLI shows these. NULL: none. */
+  void (*on_step)(void *arg, const char *what, int64_t done, int64_t total);
+  void *on_step_arg;
 } mg_sim_opts;
 
 typedef struct mg_sim mg_sim;

@@ -43,12 +43,19 @@ void cli_sim_opts(const cli_opts *o, mg_sim_opts *so);
  * meshgossip-mpi's run and verify set it (tools/mpi/dist.c). */
 extern const struct mg_shard *cli_shard;
 void cli_progress_done(void);
+/* Step progress of compare, table, tune on a terminal (cli_progress.c):
+ * sets so->on_step when stderr is a terminal; cli_progress_done clears
+ * its line too. */
+void cli_step_progress(mg_sim_opts *so, const char *label);
+void cli_step_done(void);
 
 json_t *cli_model_json(const mg_model *m);
 json_t *cli_params_json(const mg_params *ps);
 json_t *cli_violation_json(const mg_report *rep);
 json_t *cli_report_json(const char *algo, const mg_params *ps, const mg_problem_spec *pb, const mg_report *rep);
 void cli_print_json(json_t *j); /* prints and frees */
+/* "t'_l" after cli_problem with --r, else "s": the unit of printed costs. */
+const char *cli_cost_unit(void);
 void cli_print_report(const char *algo, const mg_params *ps, const mg_problem_spec *pb, const mg_report *rep);
 
 /* compare --sizes --plot (cmd_plot.c): costs[a * ns + k] of registry

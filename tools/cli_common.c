@@ -130,6 +130,12 @@ static mg_status usage_error(mg_err *err, const char *msg) {
   return MG_ERR_INVALID;
 }
 
+/* The unit of costs in text output: t'_l = l*t_l under --r (the papers'
+ * units), else seconds (ts, td, tl are seconds, seconds per hop, seconds
+ * per byte). Set by cli_problem. */
+static const char *cost_unit = "s";
+const char *cli_cost_unit(void) { return cost_unit; }
+
 mg_status cli_problem(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, mg_err *err) {
   mg_status st;
   memset(pb, 0, sizeof *pb);
@@ -141,6 +147,7 @@ mg_status cli_problem(const cli_opts *o, mg_problem problem, mg_problem_spec *pb
   pb->bytes = 1.0;
   if (o->have_r && o->model) return usage_error(err, "give either --model or --r, not both");
   if (o->have_r && (st = mg_model_paper_units(&pb->model, o->r, err)) != MG_OK) return st;
+  cost_unit = o->have_r ? "t'_l" : "s";
   if (o->model && (st = mg_model_parse(o->model, &pb->model, err)) != MG_OK) return st;
   if (o->timing) {
     char spec[64];
@@ -185,6 +192,7 @@ static void progress(void *arg, int64_t round, int64_t total) {
 void cli_progress_done(void) {
   if (progress_shown) fprintf(stderr, "\r%40s\r", "");
   progress_shown = 0;
+  cli_step_done();
 }
 
 static const char *human(uint64_t bytes, char *buf, size_t len) {
@@ -390,16 +398,17 @@ void cli_print_report(const char *algo, const mg_params *ps, const mg_problem_sp
   /* a schedule that broke a rule has no cost: print none */
   if (rep->verified) {
     if (pb->model.timing != MG_TIMING_SYNC)
-      printf("cost           %s under timing=%s (the last finish); %s under timing=sync (start-up %s, hop %s, "
+      printf("cost           %s %s under timing=%s (the last finish); %s %s under timing=sync (start-up %s, hop %s, "
              "transfer %s)\n",
-             mg_fmt_double(rep->cost, a, sizeof a), mg_timing_name(pb->model.timing),
-             mg_fmt_double(rep->cost_sync, e, sizeof e), mg_fmt_double(rep->cost_startup, b, sizeof b),
+             mg_fmt_double(rep->cost, a, sizeof a), cost_unit, mg_timing_name(pb->model.timing),
+             mg_fmt_double(rep->cost_sync, e, sizeof e), cost_unit, mg_fmt_double(rep->cost_startup, b, sizeof b),
              mg_fmt_double(rep->cost_hop, c, sizeof c), mg_fmt_double(rep->cost_transfer, d, sizeof d));
     else
-      printf("cost           %s (start-up %s, hop %s, transfer %s)\n", mg_fmt_double(rep->cost, a, sizeof a),
-             mg_fmt_double(rep->cost_startup, b, sizeof b), mg_fmt_double(rep->cost_hop, c, sizeof c),
+      printf("cost           %s %s (start-up %s, hop %s, transfer %s)\n", mg_fmt_double(rep->cost, a, sizeof a),
+             cost_unit, mg_fmt_double(rep->cost_startup, b, sizeof b), mg_fmt_double(rep->cost_hop, c, sizeof c),
              mg_fmt_double(rep->cost_transfer, d, sizeof d));
-    printf("lower bound    %s (ratio %.4f)\n", mg_fmt_double(rep->lower_bound, a, sizeof a), rep->ratio_to_bound);
+    printf("lower bound    %s %s (ratio %.4f)\n", mg_fmt_double(rep->lower_bound, a, sizeof a), cost_unit,
+           rep->ratio_to_bound);
   }
   printf("transfers      %llu, %s bytes moved, busiest arc %s bytes\n", (unsigned long long)rep->transfers,
          mg_fmt_double(rep->bytes_moved, a, sizeof a), mg_fmt_double(rep->max_arc_load, b, sizeof b));

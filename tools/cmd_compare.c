@@ -77,6 +77,7 @@ static int sweep(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, con
     size_t n;
     pb->bytes = sizes[k];
     mg_status st = mg_compare(pb, so, 1, &rows, &n, &err);
+    cli_progress_done();
     if (st != MG_OK) {
       json_decref(jrows);
       free(costs);
@@ -188,10 +189,13 @@ int cmd_compare(int argc, char **argv) {
   mg_sim_opts so;
   cli_sim_opts(&o, &so);
   so.progress = NULL;
+  cli_step_progress(&so, "compare");
   if (o.sizes) return sweep(&o, problem, &pb, &so);
   mg_compare_row *rows;
   size_t n;
-  if ((st = mg_compare(&pb, &so, 1, &rows, &n, &err)) != MG_OK) return cli_fail(st, &err);
+  st = mg_compare(&pb, &so, 1, &rows, &n, &err);
+  cli_progress_done();
+  if (st != MG_OK) return cli_fail(st, &err);
   /* the engine replays every verified schedule */
   mg_engine_result *eng = NULL;
   if (eo.kind != MG_ENGINE_MODEL) {
@@ -236,8 +240,10 @@ int cmd_compare(int argc, char **argv) {
            mg_fmt_double(pb.bytes, by, sizeof by), mg_model_format(&pb.model, model, sizeof model));
     char lb[32];
     size_t nrefused = 0;
-    printf("lower bound %s\n\n%-4s %-24s %14s %8s %8s  %s%s\n", mg_fmt_double(b.lower_bound, lb, sizeof lb), "",
-           "algorithm", "cost", "rounds", "ratio", eng ? "       simgrid  " : "", "params");
+    char costh[32];
+    snprintf(costh, sizeof costh, "cost (%s)", cli_cost_unit());
+    printf("lower bound %s %s\n\n%-4s %-24s %14s %8s %8s  %s%s\n", mg_fmt_double(b.lower_bound, lb, sizeof lb),
+           cli_cost_unit(), "", "algorithm", costh, "rounds", "ratio", eng ? "   simgrid (s)  " : "", "params");
     for (size_t i = 0; i < n; i++) {
       const mg_compare_row *r = &rows[i];
       char cost[32], sg[32] = "";

@@ -153,9 +153,9 @@ int cmd_run(int argc, char **argv) {
       printf("auto           picked %s: the least verified cost of %zu algorithms that verify\n", a->name, nverified);
       if (choice.runner_up) {
         char rp[256];
-        printf("runner-up      %s%s%s at %.10g\n", choice.runner_up->name, choice.runner_up_params.n ? ":" : "",
+        printf("runner-up      %s%s%s at %.10g %s\n", choice.runner_up->name, choice.runner_up_params.n ? ":" : "",
                choice.runner_up_params.n ? mg_params_format(&choice.runner_up_params, rp, sizeof rp) : "",
-               choice.runner_up_cost);
+               choice.runner_up_cost, cli_cost_unit());
       }
     }
     cli_print_report(a->name, &ps, &pb, &rep);

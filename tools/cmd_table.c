@@ -90,7 +90,9 @@ int cmd_table(int argc, char **argv) {
   mg_sim_opts so;
   cli_sim_opts(&o, &so);
   so.progress = NULL;
+  cli_step_progress(&so, d->name);
   mg_status st = d->build(&t, &so, &err);
+  cli_progress_done();
   if (st != MG_OK) {
     mg_table_free(&t);
     return cli_fail(st, &err);

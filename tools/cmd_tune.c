@@ -30,9 +30,11 @@ int cmd_tune(int argc, char **argv) {
   mg_sim_opts so;
   cli_sim_opts(&o, &so);
   so.progress = NULL;
+  cli_step_progress(&so, "tune");
   mg_report br, sr;
   size_t evaluated;
   st = mg_tune(a, &pb, &so, &best, &br, &second, &sr, &evaluated, &err);
+  cli_progress_done();
   if (st != MG_OK) return cli_fail(st, &err);
   if (o.json) {
     json_t *j = json_pack("{s:s}", "algorithm", a->name);
@@ -46,10 +48,11 @@ int cmd_tune(int argc, char **argv) {
     cli_print_json(j);
   } else {
     char p1[256], p2[256];
-    printf("best        %s:%s  cost %.10g, %lld rounds (verified)\n", a->name, mg_params_format(&best, p1, sizeof p1),
-           br.cost, (long long)br.rounds);
+    printf("best        %s:%s  cost %.10g %s, %lld rounds (verified)\n", a->name,
+           mg_params_format(&best, p1, sizeof p1), br.cost, cli_cost_unit(), (long long)br.rounds);
     if (sr.verified)
-      printf("runner-up   %s:%s  cost %.10g\n", a->name, mg_params_format(&second, p2, sizeof p2), sr.cost);
+      printf("runner-up   %s:%s  cost %.10g %s\n", a->name, mg_params_format(&second, p2, sizeof p2), sr.cost,
+             cli_cost_unit());
     printf("evaluated   %zu verified candidates\n", evaluated);
   }
   mg_report_free(&br);

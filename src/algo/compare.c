@@ -2,8 +2,8 @@
  * under the same model (and the same contention rule), ranked by cost. */
 #include "algo_internal.h"
 
-#include <stdio.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static int rank(const mg_compare_row *r) { return r->refused ? 2 : (r->rep.verified ? 0 : 1); }
@@ -30,6 +30,24 @@ static int by_cost(const void *a, const void *b) {
   return ix < iy ? -1 : ix > iy;
 }
 
+/* Progress inside one row: a tuned algorithm's candidates are announced as
+ * the row's step, "name (candidate k/K: name:k=v,...)", so that a long
+ * tune is not silent; plain runs inside a row are not announced. */
+typedef struct row_step {
+  void (*fn)(void *arg, const char *what, int64_t done, int64_t total);
+  void *arg;
+  const char *name;
+  int64_t row, rows;
+} row_step;
+
+static void candidate_step(void *arg, const char *what, int64_t done, int64_t total) {
+  const row_step *r = arg;
+  char s[MG_ERR_LEN + 64];
+  if (total < 0) return;
+  snprintf(s, sizeof s, "%s (candidate %lld/%lld: %s)", r->name, (long long)done + 1, (long long)total, what);
+  r->fn(r->arg, s, r->row, r->rows);
+}
+
 mg_status mg_compare(const mg_problem_spec *pb, const mg_sim_opts *opts, int tune, mg_compare_row **rows, size_t *nrows,
                      mg_err *err) {
   size_t n = 0;
@@ -40,9 +58,15 @@ mg_status mg_compare(const mg_problem_spec *pb, const mg_sim_opts *opts, int tun
   if (opts) o = *opts;
   o.keep_round_costs = 0;
   o.on_resolved = NULL;
+  o.on_step = NULL; /* one step per algorithm, not per run inside it */
+  int64_t steps = 0;
+  for (size_t i = 0; i < mg_algo_count(); i++)
+    steps += mg_algo_at(i)->problem == pb->problem;
   for (size_t i = 0; i < mg_algo_count(); i++) {
     const mg_algo *a = mg_algo_at(i);
     if (a->problem != pb->problem) continue;
+    row_step rs = {opts ? opts->on_step : NULL, opts ? opts->on_step_arg : NULL, a->name, (int64_t)n, steps};
+    if (rs.fn) rs.fn(rs.arg, a->name, (int64_t)n, steps);
     mg_compare_row *r = &out[n++];
     mg_err e = {{0}};
     r->algo = a;
@@ -51,7 +75,9 @@ mg_status mg_compare(const mg_problem_spec *pb, const mg_sim_opts *opts, int tun
       mg_params second;
       mg_report second_rep;
       size_t evaluated;
-      st = mg_tune(a, pb, &o, &r->params, &r->rep, &second, &second_rep, &evaluated, &e);
+      mg_sim_opts to = o;
+      if (rs.fn) to.on_step = candidate_step, to.on_step_arg = &rs;
+      st = mg_tune(a, pb, &to, &r->params, &r->rep, &second, &second_rep, &evaluated, &e);
       mg_report_free(&second_rep);
     } else if (st == MG_OK) {
       st = mg_run(a, pb, &r->params, &o, &r->rep, &e);

@@ -2,10 +2,17 @@
  * optionally into a schedule file. */
 #include "algo_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 mg_status mg_run(const mg_algo *a, const mg_problem_spec *pb, const mg_params *ps, const mg_sim_opts *opts,
                  mg_report *rep, mg_err *err) {
+  if (opts && opts->on_step) {
+    char spec[MG_ERR_LEN], p[MG_ERR_LEN / 2];
+    snprintf(spec, sizeof spec, "%s%s%s", a->name, ps && ps->n ? ":" : "",
+             ps && ps->n ? mg_params_format(ps, p, sizeof p) : "");
+    opts->on_step(opts->on_step_arg, spec, -1, -1);
+  }
   return mg_drive_algo(a, pb, ps, NULL, 0, opts, rep, err);
 }
 

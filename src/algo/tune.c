@@ -4,6 +4,7 @@
  * wins. */
 #include "algo_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 typedef struct tune_state {
@@ -14,12 +15,27 @@ typedef struct tune_state {
   mg_report best_rep, second_rep;
   int have_best, have_second;
   size_t evaluated;
+  /* progress: the caller's on_step, candidates seen and in all */
+  void (*on_step)(void *arg, const char *what, int64_t done, int64_t total);
+  void *on_step_arg;
+  int64_t seen, total;
 } tune_state;
+
+static mg_status count(void *arg, const mg_params *ps) {
+  (void)ps;
+  ((tune_state *)arg)->total++;
+  return MG_OK;
+}
 
 static mg_status visit(void *arg, const mg_params *ps) {
   tune_state *t = arg;
   mg_report rep;
   mg_err e;
+  if (t->on_step) {
+    char spec[MG_ERR_LEN], p[MG_ERR_LEN / 2];
+    snprintf(spec, sizeof spec, "%s:%s", t->a->name, mg_params_format(ps, p, sizeof p));
+    t->on_step(t->on_step_arg, spec, t->seen++, t->total);
+  }
   mg_status st = mg_run(t->a, t->pb, ps, &t->opts, &rep, &e);
   if (st == MG_ERR_NOMEM || st == MG_ERR_TOO_LARGE) return st;
   if (st != MG_OK || !rep.verified) {
@@ -67,6 +83,13 @@ mg_status mg_tune(const mg_algo *a, const mg_problem_spec *pb, const mg_sim_opts
   t.opts.keep_round_costs = 0;
   t.opts.on_resolved = NULL;
   t.opts.progress = NULL;
+  t.opts.on_step = NULL;
+  if (opts && opts->on_step) {
+    /* a first pass counts the candidates (enumerating is cheap) */
+    if ((st = a->candidates(pb, count, &t, err)) != MG_OK) return st;
+    t.on_step = opts->on_step;
+    t.on_step_arg = opts->on_step_arg;
+  }
   st = a->candidates(pb, visit, &t, err);
   if (st != MG_OK) {
     if (t.have_best) mg_report_free(&t.best_rep);

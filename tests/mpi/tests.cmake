@@ -78,6 +78,14 @@ target_link_libraries(meshgossip-mpi PRIVATE meshgossip_mpi)
 add_test(NAME mpi_calibrate COMMAND ${MG_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} 3 $<TARGET_FILE:meshgossip-mpi> calibrate
          --sizes 0,4096,65536 --reps 3)
 set_tests_properties(mpi_calibrate PROPERTIES TIMEOUT 60 LABELS mpi PASS_REGULAR_EXPRESSION "--model ts=[0-9.e+-]+,td=0,tl=")
+# bench in the OSU micro-benchmarks' shape (tests/mpi/bench.sh)
+foreach(coll allgather alltoall)
+  foreach(np 4 9)
+    add_test(NAME mpi_bench_${coll}_np${np} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/bench.sh ${MPIEXEC_EXECUTABLE}
+                                                  $<TARGET_FILE:meshgossip-mpi> ${np} ${coll})
+    set_tests_properties(mpi_bench_${coll}_np${np} PROPERTIES TIMEOUT 60 LABELS mpi)
+  endforeach()
+endforeach()
 
 # The distributed simulator against the CLI (tests/mpi/dist.sh): the same
 # output and exit status on 1..4 ranks and 3 serial shards, broken

@@ -1,5 +1,10 @@
-/* meshgossip-mpi: measurements on a real MPI (or SMPI) machine.
+/* meshgossip-mpi: the simulator on many ranks, and measurements on a real
+ * MPI (or SMPI) machine.
  *
+ *   meshgossip-mpi run|verify ... [--serial K]
+ *     meshgossip's own run and verify with the items sharded over the ranks
+ *     (or over K passes of one process): the same output (dist.c,
+ *     docs/distributed.md).
  *   meshgossip-mpi calibrate [--sizes a,b,...] [--reps R] [--json]
  *     times the basic steps of seed 000 section 7 on a ring of all ranks
  *     and fits T(m) = a + b*m to each by least squares:
@@ -9,10 +14,11 @@
  *       1D-shift        rank 0 sends to rank 1, everyone else idles
  *     and prints the model string of the 1D-send fit (ts=a, tl=b) for
  *     --model / MESHGOSSIP_MODEL.
- *   meshgossip-mpi bench [--algo SPEC] [--topo SPEC] [--sizes ...] [--reps R]
- *     times one meshgossip allgather plan against the MPI library's own
- *     MPI_Allgather at each size (bytes per rank) and prints both and
- *     their ratio.
+ *   meshgossip-mpi bench [--coll allgather|alltoall] [--algo SPEC] [--topo SPEC]
+ *                        [-m [MIN:]MAX | --sizes ...] [-i ITERS] [-x WARMUP] [-f] [--json]
+ *     times one meshgossip plan against the MPI library's own collective
+ *     at each size (bytes per block), in the OSU micro-benchmarks' columns
+ *     (see bench.c), after checking every received byte of both.
  * Exit status: 0 ok, 2 bad usage, 1 an MPI call failed. */
 #include "mpi_tool.h"
 
@@ -24,11 +30,13 @@ static void usage_to(FILE *f) {
   fprintf(f, "usage: meshgossip-mpi run --algo A --topo T [meshgossip run's options] [--serial K]\n"
              "       meshgossip-mpi verify FILE [--json] [--serial K]\n"
              "       meshgossip-mpi calibrate [--sizes a,b,...] [--reps R] [--json]\n"
-             "       meshgossip-mpi bench [--algo SPEC] [--topo SPEC] [--sizes a,b,...] [--reps R] [--json]\n"
+             "       meshgossip-mpi bench [--coll allgather|alltoall] [--algo SPEC] [--topo SPEC]\n"
+             "                            [-m [MIN:]MAX | --sizes a,b,...] [-i ITERS] [-x WARMUP] [-f] [--json]\n"
              "examples:\n"
              "  mpirun -np 4 meshgossip-mpi run --algo torgos --topo torus:27x27 --r 8\n"
              "  mpirun -np 9 meshgossip-mpi calibrate --sizes 1024,16384,65536\n"
-             "  mpirun -np 8 meshgossip-mpi bench --algo ring --sizes 256,4096,65536\n");
+             "  mpirun -np 8 meshgossip-mpi bench --algo ring --sizes 256,4096,65536\n"
+             "  mpirun -np 9 meshgossip-mpi bench --coll alltoall --topo torus:3x3 -m 1:64K -i 100 -x 10 -f\n");
 }
 
 static int usage(int rank, const char *why) {
@@ -42,6 +50,7 @@ static int usage(int rank, const char *why) {
 static int parse(int argc, char **argv, args *a) {
   memset(a, 0, sizeof *a);
   a->reps = 20;
+  a->warmup = -1;
   a->algo = "auto";
   static const long def[] = {256, 1024, 4096, 16384, 65536, 262144};
   a->nsizes = 6;
@@ -51,6 +60,12 @@ static int parse(int argc, char **argv, args *a) {
   a->cmd = argv[1];
   for (int i = 2; i < argc; i++) {
     const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    int used = mg_tool_bench_option(a, o, v); /* bench's -m -i -x -f --coll */
+    if (used < 0) return 0;
+    if (used > 0) {
+      i += used - 1;
+      continue;
+    }
     if (!strcmp(o, "--json"))
       a->json = 1;
     else if (!strcmp(o, "--help") || !strcmp(o, "-h"))

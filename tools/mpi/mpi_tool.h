@@ -12,6 +12,10 @@ typedef struct args {
   const char *cmd, *algo, *topo;
   long sizes[MAX_SIZES];
   int nsizes, reps, json;
+  /* bench (bench.c): --coll, -f, -x (-1: the default); -i sets reps and
+   * -m the sizes */
+  const char *coll;
+  int full, warmup;
 } args;
 
 /* Each returns the tool's exit status (0 ok, 2 bad usage, 1 an MPI call
@@ -22,5 +26,8 @@ int mg_tool_bench(const args *a, int me, int n);
  * (dist.c): argv as main's; the CLI's exit statuses. */
 int mg_tool_is_dist(const char *cmd);
 int mg_tool_dist(int argc, char **argv, int me, int n);
+/* bench's own options (o, and v the next word or NULL): the number of
+ * words used (1 or 2), 0 if o is not one of them, -1 if v is bad. */
+int mg_tool_bench_option(args *a, const char *o, const char *v);
 
 #endif

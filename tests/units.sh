@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Units in the text of run, compare and tune: t'_l under --r, s under a
+# model, always after the value so that `awk '/^cost/ {print $2}'` and the
+# sed of bench/alltoall_bisection.sh still read the number. Figures: torgos
+# on torus:9x9 with r = 10 takes 5 rounds (50 t'_l of start-ups) and costs
+# 83.5 t'_l; the lower bound is 3 start-ups, 30 t'_l.
+# usage: units.sh CLI
+set -u
+cli=$1
+fail() { echo "FAIL: $*"; exit 1; }
+run=$("$cli" run --algo torgos --topo torus:9x9 --r 10) || fail "run exit $?"
+printf '%s\n' "$run" | grep -qx "cost           83.5 t'_l (start-up 50, hop 0, transfer 33.5)" || fail "run cost: $run"
+printf '%s\n' "$run" | grep -qx "lower bound    30 t'_l (ratio 2.7833)" || fail "run bound: $run"
+[ "$(printf '%s\n' "$run" | awk '/^cost/ {print $2}')" = 83.5 ] || fail "awk no longer reads the cost"
+[ "$(printf '%s\n' "$run" | sed -n 's/^lower bound *\([^ ]*\) [^ ]* (ratio \([^)]*\)).*/\1 \2/p')" = "30 2.7833" ] ||
+  fail "bench/alltoall_bisection.sh's sed no longer reads the bound"
+run=$("$cli" run --algo torgos --topo torus:9x9 --model ts=1e-6,tl=1e-9 --bytes 1K) || fail "run exit $?"
+printf '%s\n' "$run" | grep -q '^cost           [0-9.e-]* s (start-up ' || fail "run in seconds: $run"
+cmp=$("$cli" compare --problem gossip --topo torus:9x9 --r 10) || fail "compare exit $?"
+printf '%s\n' "$cmp" | grep -qx "lower bound 30 t'_l" || fail "compare bound: $cmp"
+printf '%s\n' "$cmp" | grep -qE "^ +algorithm +cost \(t'_l\) +rounds +ratio +params$" || fail "compare header: $cmp"
+printf '%s\n' "$cmp" | grep -qE '^best torgos +83.5 +5 +2.783 ' || fail "compare row: $cmp"
+cmp=$("$cli" compare --problem gossip --topo torus:9x9) || fail "compare exit $?"
+printf '%s\n' "$cmp" | grep -qE "^ +algorithm +cost \(s\) +rounds" || fail "compare header in s: $cmp"
+tune=$("$cli" tune --algo torgos --topo torus:9x9 --r 10) || fail "tune exit $?"
+printf '%s\n' "$tune" | grep -qx "best        torgos:a=3,b=3,x=1  cost 83.5 t'_l, 5 rounds (verified)" || fail "tune: $tune"
+printf '%s\n' "$tune" | grep -qE "^runner-up   torgos:[a-z0-9=,]+  cost [0-9.]+ t'_l$" || fail "tune runner-up: $tune"
+echo "PASS: units"
