@@ -80,6 +80,7 @@ typedef struct mg_pricer {
   /* 1: every transfer gets its own finish time in the round (timeline.c):
    * the model has o or or, or an asynchronous clock reads the prices */
   int timeline;
+  int routes;                  /* 1: store-and-forward under shared contention keeps the routes */
   uint32_t *o_stamp, *o_count; /* per node: messages queued on its CPU */
   uint32_t *dst, *cpu_slot;    /* per transfer: receiver, place in its sender's queue */
   double *msg;                 /* per transfer: its price alone */
@@ -118,6 +119,10 @@ mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint32_t dst, uint64_t hops,
                         size_t narcs, mg_err *err);
 /* Prices the round added so far (an empty round costs nothing). */
 mg_status mg_pricer_end(mg_pricer *p, mg_round_price *out, mg_err *err);
+
+/* Store-and-forward under shared contention: transfer i's price, the sum
+ * over its arcs of ts + the arc's bytes in the round * tl (price.c). */
+double mg_saf_shared_wire(const mg_pricer *p, size_t i);
 
 /* contention=fair: the finish time (in bytes at one byte per unit of time
  * per arc) of each of the round's transfers under max-min fair sharing of

@@ -26,6 +26,7 @@ mg_status mg_pricer_init(mg_pricer *p, const mg_model *m, const mg_topo *t, mg_e
     return mg_fail(err, MG_ERR_INVALID, "contention=fair is defined for wormhole and circuit switching");
   p->fair = m->contention == MG_CONT_FAIR && m->switching != MG_SW_BUS;
   p->timeline = m->switching != MG_SW_BUS && (m->o != 0 || m->orecv != 0 || m->timing != MG_TIMING_SYNC);
+  p->routes = m->switching == MG_SW_SAF && m->contention == MG_CONT_SHARED;
   p->nslots = mg_topo_arc_slots(t);
   p->arc_bytes = mg_calloc(p->nslots, sizeof(double));
   p->arc_stamp = mg_calloc(p->nslots, sizeof(uint32_t));
@@ -127,7 +128,7 @@ mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint32_t dst, uint64_t hops,
     if (mult > p->round_startups) p->round_startups = mult;
   }
   mg_terms t = mg_price_message(m, hops, bytes);
-  if (p->fair || p->timeline) {
+  if (p->fair || p->timeline || p->routes) {
     mg_status st = grow_round(p, err);
     if (st != MG_OK) return st;
     if (!mg_grow((void **)&p->arcs, &p->caparcs, p->narcs + narcs + 1, sizeof *p->arcs))
@@ -154,6 +155,29 @@ mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint32_t dst, uint64_t hops,
   if (bytes > p->max_bytes) p->max_bytes = bytes;
   p->n++;
   return MG_OK;
+}
+
+/* store-and-forward under shared contention: a message is stored and
+ * started again at every hop, and on each arc it waits for all the bytes
+ * that arc carries in the round; it costs the sum over its arcs of
+ * (ts + the arc's bytes*tl). On a round without a shared arc that is
+ * hops*(ts + bytes*tl), the strict price. */
+double mg_saf_shared_wire(const mg_pricer *p, size_t i) {
+  double w = p->fixed[i];
+  for (size_t k = p->off[i]; k < p->off[i + 1]; k++)
+    w += p->arc_bytes[p->arcs[k]] * p->m.tl;
+  return w;
+}
+
+static void price_saf_shared(const mg_pricer *p, mg_terms *out, double *cost) {
+  *cost = -1;
+  for (size_t i = 0; i < p->n; i++) {
+    double c = mg_saf_shared_wire(p, i);
+    if (c > *cost) {
+      *cost = c;
+      *out = (mg_terms){p->fixed[i], 0, c - p->fixed[i]};
+    }
+  }
 }
 
 /* contention=fair: the round costs its dearest transfer, each priced at
@@ -189,11 +213,13 @@ mg_status mg_pricer_end(mg_pricer *p, mg_round_price *out, mg_err *err) {
       t.startup = cost = m->ts;
     } else if (p->fair) {
       MG_CHECK(price_fair(p, &t, &cost, err));
+    } else if (p->routes) {
+      price_saf_shared(p, &t, &cost);
     } else if (m->contention == MG_CONT_SHARED) {
       /* the round's largest fixed terms (a node's start-ups one after the
        * other) plus the byte load of its busiest arc */
-      t.startup = m->switching == MG_SW_SAF ? p->max_fixed : m->ts * p->round_startups;
-      t.hop = m->switching == MG_SW_SAF ? 0 : p->max_fixed - m->ts;
+      t.startup = m->ts * p->round_startups;
+      t.hop = p->max_fixed - m->ts;
       t.transfer = busiest * m->tl;
       cost = mg_terms_sum(t);
     } else if (m->switching == MG_SW_CIRCUIT) {

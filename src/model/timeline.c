@@ -39,6 +39,8 @@ mg_status mg_timeline_wires(mg_pricer *p, double round0, mg_err *err) {
       w = p->fixed[i] + p->work[i] * m->tl - (p->cpu_slot[i] + 1.0) * m->o;
     } else if (p->fair) {
       w = p->fixed[i] + p->work[i] * m->tl; /* price_fair left the shares */
+    } else if (p->routes) {
+      w = mg_saf_shared_wire(p, i); /* every hop waits for its arc's bytes */
     } else if (m->contention == MG_CONT_SHARED) {
       /* its own latencies plus the load of the busiest arc it crosses */
       double load = 0;
