@@ -93,7 +93,8 @@ typedef struct mg_pricer {
   size_t *off;
   uint32_t *src;
   double *bytes, *fixed, *work;
-  size_t capoff, capsrc, capbytes, capfixed, capwork;
+  double *wb; /* per transfer: its bytes / its bandwidth factor (bwf) */
+  size_t capoff, capsrc, capbytes, capfixed, capwork, capwb;
 } mg_pricer;
 
 /* What one round cost, with the busiest arc's load and the round's

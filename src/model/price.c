@@ -58,6 +58,7 @@ void mg_pricer_free(mg_pricer *p) {
   free(p->bytes);
   free(p->fixed);
   free(p->work);
+  free(p->wb);
   free(p->o_stamp);
   free(p->o_count);
   free(p->dst);
@@ -96,6 +97,7 @@ static mg_status grow_round(mg_pricer *p, mg_err *err) {
       !mg_grow((void **)&p->bytes, &p->capbytes, need, sizeof(double)) ||
       !mg_grow((void **)&p->fixed, &p->capfixed, need, sizeof(double)) ||
       !mg_grow((void **)&p->work, &p->capwork, need, sizeof(double)) ||
+      !mg_grow((void **)&p->wb, &p->capwb, need, sizeof(double)) ||
       (p->timeline && (!mg_grow((void **)&p->dst, &p->capdst, need, sizeof(uint32_t)) ||
                        !mg_grow((void **)&p->cpu_slot, &p->capslot, need, sizeof(uint32_t)) ||
                        !mg_grow((void **)&p->msg, &p->capmsg, need, sizeof(double)) ||
@@ -109,7 +111,9 @@ mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint32_t dst, uint64_t hops,
                         size_t narcs, mg_err *err) {
   const mg_model *m = &p->m;
   size_t i = p->n;
-  if (m->nbwf) bytes = mg_model_wire_bytes(m, bytes); /* a slower message weighs more */
+  /* a message with a bandwidth factor F moves at most at F/tl bytes per
+   * second: alone it takes wb = bytes/F, on its arcs it weighs its bytes */
+  double wb = m->nbwf ? mg_model_wire_bytes(m, bytes) : bytes;
   for (size_t k = 0; k < narcs; k++) {
     uint64_t a = arcs[k];
     if (p->arc_stamp[a] != p->stamp) {
@@ -127,7 +131,7 @@ mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint32_t dst, uint64_t hops,
     uint32_t mult = node_startups(p, src);
     if (mult > p->round_startups) p->round_startups = mult;
   }
-  mg_terms t = mg_price_message(m, hops, bytes);
+  mg_terms t = mg_price_message(m, hops, wb);
   if (p->fair || p->timeline || p->routes) {
     mg_status st = grow_round(p, err);
     if (st != MG_OK) return st;
@@ -139,6 +143,7 @@ mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint32_t dst, uint64_t hops,
     p->off[i + 1] = p->narcs;
     p->src[i] = src;
     p->bytes[i] = bytes;
+    p->wb[i] = wb;
     p->fixed[i] = t.startup + t.hop;
     if (p->timeline) {
       /* the node's CPU takes its messages of the round in plan order */
@@ -152,7 +157,7 @@ mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint32_t dst, uint64_t hops,
   if (mg_terms_sum(t) > mg_terms_sum(p->dearest) || i == 0) p->dearest = t;
   if (t.startup + t.hop > p->max_fixed) p->max_fixed = t.startup + t.hop;
   if (hops > p->max_hops) p->max_hops = hops;
-  if (bytes > p->max_bytes) p->max_bytes = bytes;
+  if (wb > p->max_bytes) p->max_bytes = wb;
   p->n++;
   return MG_OK;
 }
@@ -164,8 +169,10 @@ mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint32_t dst, uint64_t hops,
  * hops*(ts + bytes*tl), the strict price. */
 double mg_saf_shared_wire(const mg_pricer *p, size_t i) {
   double w = p->fixed[i];
-  for (size_t k = p->off[i]; k < p->off[i + 1]; k++)
-    w += p->arc_bytes[p->arcs[k]] * p->m.tl;
+  for (size_t k = p->off[i]; k < p->off[i + 1]; k++) {
+    double load = p->arc_bytes[p->arcs[k]];
+    w += (load > p->wb[i] ? load : p->wb[i]) * p->m.tl; /* no faster than alone */
+  }
   return w;
 }
 
@@ -222,6 +229,10 @@ mg_status mg_pricer_end(mg_pricer *p, mg_round_price *out, mg_err *err) {
       t.hop = p->max_fixed - m->ts;
       t.transfer = busiest * m->tl;
       cost = mg_terms_sum(t);
+      if (mg_terms_sum(p->dearest) > cost) { /* a slow message alone takes longer */
+        t = p->dearest;
+        cost = mg_terms_sum(t);
+      }
     } else if (m->switching == MG_SW_CIRCUIT) {
       /* Delmas-Perennes: alpha + max distance*delta + max length*tau */
       t = (mg_terms){m->ts, (double)p->max_hops * m->td, p->max_bytes * m->tl};

@@ -53,6 +53,7 @@ mg_status mg_timeline_wires(mg_pricer *p, double round0, mg_err *err) {
         fixed += m->ts * (double)((deg ? (k + deg - 1) / deg : 1) - 1);
       }
       w = fixed + load * m->tl;
+      if (p->msg[i] > w) w = p->msg[i]; /* no faster than alone (bwf) */
     } else if (m->switching == MG_SW_CIRCUIT) {
       w = round0; /* every circuit of the round is set up together */
     } else {

@@ -64,7 +64,7 @@ set_tests_properties(mpi_unmodified_plain mpi_interposed_ring6 mpi_interposed_in
 
 # meshgossip-mpi: calibrate and bench
 add_executable(meshgossip-mpi ${CMAKE_SOURCE_DIR}/tools/mpi/meshgossip_mpi.c ${CMAKE_SOURCE_DIR}/tools/mpi/calibrate.c
-               ${CMAKE_SOURCE_DIR}/tools/mpi/bench.c)
+               ${CMAKE_SOURCE_DIR}/tools/mpi/calibrate_loggp.c ${CMAKE_SOURCE_DIR}/tools/mpi/bench.c)
 target_include_directories(meshgossip-mpi PRIVATE ${CMAKE_SOURCE_DIR}/tools/mpi)
 target_link_libraries(meshgossip-mpi PRIVATE meshgossip_mpi)
 add_test(NAME mpi_calibrate COMMAND ${MG_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} 3 $<TARGET_FILE:meshgossip-mpi> calibrate

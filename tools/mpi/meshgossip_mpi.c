@@ -7,8 +7,9 @@
  *       1D-concentrate  in each triple, both ends send to the middle
  *       1D-disseminate  in each triple, the middle sends to both ends
  *       1D-shift        rank 0 sends to rank 1, everyone else idles
- *     and prints the model string of the 1D-send fit (ts=a, tl=b) for
- *     --model / MESHGOSSIP_MODEL.
+ *     then fits the LogGP model (o, or, ts, tl, bwf: calibrate_loggp.c)
+ *     and prints it for --model / MESHGOSSIP_MODEL; -o FILE writes it as
+ *     a model file (--model @FILE, MESHGOSSIP_MODEL=@FILE).
  *   meshgossip-mpi bench [--algo SPEC] [--topo SPEC] [--sizes ...] [--reps R]
  *     times one meshgossip allgather plan against the MPI library's own
  *     MPI_Allgather at each size (bytes per rank) and prints both and
@@ -21,7 +22,7 @@
 #include <string.h>
 
 static void usage_to(FILE *f) {
-  fprintf(f, "usage: meshgossip-mpi calibrate [--sizes a,b,...] [--reps R] [--json]\n"
+  fprintf(f, "usage: meshgossip-mpi calibrate [--sizes a,b,...] [--reps R] [--json] [-o MODEL_FILE]\n"
              "       meshgossip-mpi bench [--algo SPEC] [--topo SPEC] [--sizes a,b,...] [--reps R] [--json]\n"
              "examples:\n"
              "  mpirun -np 9 meshgossip-mpi calibrate --sizes 1024,16384,65536\n"
@@ -60,6 +61,8 @@ static int parse(int argc, char **argv, args *a) {
       a->algo = v, i++;
     else if (!strcmp(o, "--topo"))
       a->topo = v, i++;
+    else if (!strcmp(o, "-o") || !strcmp(o, "--out"))
+      a->out = v, i++;
     else if (!strcmp(o, "--sizes")) {
       a->nsizes = 0;
       for (const char *p = v; *p && a->nsizes < MAX_SIZES;) {

@@ -10,6 +10,7 @@
 
 typedef struct args {
   const char *cmd, *algo, *topo;
+  const char *out; /* calibrate -o FILE: the fitted model file */
   long sizes[MAX_SIZES];
   int nsizes, reps, json;
 } args;
@@ -18,5 +19,8 @@ typedef struct args {
  * failed); rank 0 prints. */
 int mg_tool_calibrate(const args *a, int me, int n);
 int mg_tool_bench(const args *a, int me, int n);
+/* calibrate's LogGP fit (calibrate_loggp.c): the fitted model spec into
+ * model[len] on every rank. */
+int mg_tool_calibrate_loggp(const args *a, int me, int n, char *model, size_t len);
 
 #endif
