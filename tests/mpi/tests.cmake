@@ -53,6 +53,23 @@ add_test(NAME mpi_interposed_model_startup COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP
 set_tests_properties(mpi_interposed_model_startup PROPERTIES ENVIRONMENT "EXPECT=count 4099: meshgossip concentrate on ring:9")
 add_test(NAME mpi_interposed_model_bytes COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=ts=0,tl=1)
 set_tests_properties(mpi_interposed_model_bytes PROPERTIES ENVIRONMENT "EXPECT=count 4099: meshgossip ring on ring:9")
+# MESHGOSSIP_MODEL=@FILE: the same two models as model files (the form
+# meshgossip-mpi calibrate -o writes: one key a line, # comments)
+file(WRITE ${CMAKE_BINARY_DIR}/model_startup.model "# start-ups dear\nts=1\ntl=1e-12\n")
+file(WRITE ${CMAKE_BINARY_DIR}/model_bytes.model "# bytes dear\nts=0\ntl=1\n")
+add_test(NAME mpi_interposed_model_file_startup
+         COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=@${CMAKE_BINARY_DIR}/model_startup.model)
+set_tests_properties(mpi_interposed_model_file_startup PROPERTIES TIMEOUT 60 LABELS mpi
+                     ENVIRONMENT "EXPECT=count 4099: meshgossip concentrate on ring:9")
+add_test(NAME mpi_interposed_model_file_bytes
+         COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=@${CMAKE_BINARY_DIR}/model_bytes.model)
+set_tests_properties(mpi_interposed_model_file_bytes PROPERTIES TIMEOUT 60 LABELS mpi
+                     ENVIRONMENT "EXPECT=count 4099: meshgossip ring on ring:9")
+# calibrate -o writes a model file that the library reads back
+add_test(NAME mpi_calibrate_model_file
+         COMMAND bash -c "${MPIEXEC_EXECUTABLE} --allow-run-as-root --oversubscribe -np 3 $<TARGET_FILE:meshgossip-mpi> calibrate --sizes 1024,4096 --reps 2 -o ${CMAKE_BINARY_DIR}/calibrated_np3.model && grep -E '^o=[0-9.e+-]+$' ${CMAKE_BINARY_DIR}/calibrated_np3.model && $<TARGET_FILE:meshgossip-cli> run --algo ring --topo ring:3 --bytes 1024 --model @${CMAKE_BINARY_DIR}/calibrated_np3.model")
+set_tests_properties(mpi_calibrate_model_file PROPERTIES TIMEOUT 120 LABELS mpi
+                     PASS_REGULAR_EXPRESSION "verified")
 # an intercommunicator goes to PMPI
 add_test(NAME mpi_interposed_intercomm COMMAND ${MG_INTERPOSED} 4)
 set_tests_properties(mpi_interposed_intercomm PROPERTIES ENVIRONMENT "EXPECT=MPI_Allgather on 2 ranks, count 1: PMPI \\(intercommunicator\\)")
