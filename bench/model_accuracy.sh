@@ -58,10 +58,13 @@ spec_of() { # a model spec or @FILE -> key=value lines
   esac
 }
 spec_of "$model" >"$work/model.kv"
+first_cost() { # the first "cost" of a JSON report (reads it all: no SIGPIPE under pipefail)
+  awk '{ if (!done && match($0, /"cost": [0-9.eE+-]+/)) { print substr($0, RSTART + 8, RLENGTH - 8); done = 1 } }'
+}
 cost() { # algo topo bytes timing -> predicted seconds (empty if refused)
   if [ -z "$plan_model" ]; then
     "$mg" run --algo "$1" --topo "$2" --bytes "$3" --model "$model" --timing "$4" --json 2>/dev/null |
-      grep -o '"cost": [0-9.eE+-]*' | head -1 | sed 's/"cost": //'
+      first_cost
     return
   fi
   local f="$work/$1.$2.$3.json"
@@ -72,7 +75,7 @@ cost() { # algo topo bytes timing -> predicted seconds (empty if refused)
     END { printf ", \"timing\": \"%s\"", t }' "$work/model.kv")
   # the export writes the model object on one line of its own
   sed -e "s|^ \"model\": {.*},\$| \"model\": {$obj},|" "$f" >"$work/priced.json"
-  "$mg" verify "$work/priced.json" --json 2>/dev/null | grep -o '"cost": [0-9.eE+-]*' | head -1 | sed 's/"cost": //'
+  "$mg" verify "$work/priced.json" --json 2>/dev/null | first_cost
 }
 
 tmp=$(mktemp)
