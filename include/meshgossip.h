@@ -142,8 +142,9 @@ typedef struct mg_model {
   double o, orecv;
   mg_timing timing;
   /* bandwidth by message size ("bwf=T:F;T:F;..."): a message of b bytes
-   * moves at factor F of 1/tl, F that of the largest threshold T <= b (1
-   * below the smallest), as SimGrid's smpi/bw-factor. nbwf = 0: none. */
+   * moves at most at factor F of 1/tl (a bound on its rate, not a weight
+   * on its arcs), F that of the largest threshold T <= b (1 below the
+   * smallest), as SimGrid's smpi/bw-factor. nbwf = 0: none. */
   int nbwf;
   uint64_t bwf_at[MG_MAX_BWF];
   double bwf[MG_MAX_BWF];

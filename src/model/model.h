@@ -47,7 +47,7 @@ static inline double mg_terms_sum(mg_terms t) { return t.startup + t.hop + t.tra
  * circuit switching. MG_ERR_INVALID with the reason. */
 mg_status mg_model_validate(const mg_model *m, const mg_topo *t, mg_problem problem, mg_err *err);
 
-/* The bytes a message weighs on the wire: bytes / its bandwidth factor
+/* The bytes a message takes alone on the wire: bytes / its bandwidth factor
  * (the model's bwf; bytes itself without one). */
 double mg_model_wire_bytes(const mg_model *m, double bytes);
 
