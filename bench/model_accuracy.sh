@@ -15,37 +15,75 @@
 # machine's own topology (the ring:81 / ring:64 runs are planned with ring
 # routes that SimGrid does not take: it routes them on the torus).
 #
-# usage: bench/model_accuracy.sh [MESHGOSSIP] [CSV]
-#   MODEL="contention=shared,ts=...,o=...,tl=..." overrides the model.
-# The default model is the machine as SimGrid is configured for the
-# experiment (bench/paragon/run.sh, SimGrid 3.32's defaults), not fitted to
-# these cells (docs/models.md):
-#   contention=fair  SimGrid shares links max-min fairly;
-#   o  = 2.5e-4   SMPI's send overhead (smpi/os, smpi/ois), on the sender's CPU;
-#   or = 0        SMPI charges nothing on the receiver (smpi/or is 0);
-#   tl = 5.714e-9 the links' 175 MB/s;
-#   bwf=...       SMPI's default smpi/bw-factor, by message size;
-#   ts = 5e-6     what a lone message takes beyond o and its bytes in the
-#                 1D-send calibration (results/calibrate_9x9.txt: 4 .. 6 us).
+# usage: bench/model_accuracy.sh [MESHGOSSIP] [CSV...]
+#   (default CSVs: bench/paragon/results/results.csv, the 9x9 and 8x8 runs,
+#   and bench/paragon/results/accuracy.csv, ring:81 and torus:4x4x4, from
+#   bench/paragon/accuracy_run.sh)
+#   MODEL="contention=shared,ts=...,o=...,tl=..." or MODEL=@FILE overrides the model.
+# The default model is the one `meshgossip-mpi calibrate -o` fitted on the
+# simulated 9x9 torus (bench/paragon/results/calibrated_9x9.model, one
+# smpirun command: docs/models.md), nothing fitted to these cells:
+#   o  = 2.5e-4   SMPI's send overhead (smpi/os, smpi/ois), the burst slope;
+#   or = 0        the fan-in slope (smpi/or is 0);
+#   tl, bwf       the wire time per byte at 64 KiB and SMPI's bandwidth
+#                 factors by message size (smpi/bw-factor), found by bisection;
+#   ts = 1e-8     what a 2-byte message takes beyond o;
+#   contention=fair, share=hops  SimGrid's max-min sharing, weighted by the
+#                 route length (network/weight-S), seen on two flows.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 mg=${1:-$here/../build/meshgossip}
-csv=${2:-$here/paragon/results/results.csv}
-smpi_bwf="0:0.812084;257:0.338112;732:0.341987;1426:0.608902;3484:0.77493;5776:1.08739;9376:0.58729;15424:0.697866;65472:0.940694"
-model=${MODEL:-contention=fair,ts=5e-6,td=0,tl=5.714e-9,o=0.00025,bwf=$smpi_bwf}
+shift || true
+csvs=("$@")
+if [ ${#csvs[@]} -eq 0 ]; then
+  csvs=("$here/paragon/results/results.csv")
+  [ -f "$here/paragon/results/accuracy.csv" ] && csvs+=("$here/paragon/results/accuracy.csv")
+fi
+model=${MODEL:-@$here/paragon/results/calibrated_9x9.model}
 [ -x "$mg" ] || { echo "model_accuracy: no meshgossip at $mg (build first)" >&2; exit 2; }
 
+# The schedule the executor ran: planned (its automatic parameters
+# resolved) under the planner's model, the one the SMPI runs used
+# (MG_MPI_DEFAULT_MODEL, contention shared; PLAN_MODEL= to plan under the
+# prediction model instead), then priced under the prediction model: the
+# schedule is exported and replayed by `meshgossip verify` with its model
+# replaced (its report, only compared by verify, stays) (dimwise at 256 B: phases 2-1 planned, 2-2 under the calibrated
+# model).
+plan_model=${PLAN_MODEL-ts=5e-6,td=0,tl=5e-10,contention=shared}
+work=$(mktemp -d)
+spec_of() { # a model spec or @FILE -> key=value lines
+  case $1 in
+  @*) sed 's/#.*//' "${1#@}" | tr ',' '\n' | tr -d ' \t' | grep = ;;
+  *) echo "$1" | tr ',' '\n' ;;
+  esac
+}
+spec_of "$model" >"$work/model.kv"
+first_cost() { # the first "cost" of a JSON report (reads it all: no SIGPIPE under pipefail)
+  awk '{ if (!done && match($0, /"cost": [0-9.eE+-]+/)) { print substr($0, RSTART + 8, RLENGTH - 8); done = 1 } }'
+}
 cost() { # algo topo bytes timing -> predicted seconds (empty if refused)
-  "$mg" run --algo "$1" --topo "$2" --bytes "$3" --model "$model" --timing "$4" --json 2>/dev/null |
-    grep -o '"cost": [0-9.eE+-]*' | head -1 | sed 's/"cost": //'
+  if [ -z "$plan_model" ]; then
+    "$mg" run --algo "$1" --topo "$2" --bytes "$3" --model "$model" --timing "$4" --json 2>/dev/null |
+      first_cost
+    return
+  fi
+  local f="$work/$1.$2.$3.json"
+  [ -f "$f" ] || "$mg" run --algo "$1" --topo "$2" --bytes "$3" --model "$plan_model" --export "$f" >/dev/null 2>&1 ||
+    return 0
+  local obj
+  obj=$(awk -F= -v t="$4" '{ printf "%s\"%s\": \"%s\"", (NR > 1 ? ", " : ""), $1, substr($0, length($1) + 2) }
+    END { printf ", \"timing\": \"%s\"", t }' "$work/model.kv")
+  # the export writes the model object on one line of its own
+  sed -e "s|^ \"model\": {.*},\$| \"model\": {$obj},|" "$f" >"$work/priced.json"
+  "$mg" verify "$work/priced.json" --json 2>/dev/null | first_cost
 }
 
 tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
-echo "# model: $model"
+trap 'rm -f "$tmp"; rm -rf "$work"' EXIT
+echo "# model: $model (planned under: ${plan_model:-the same})"
 printf '%-8s %-9s %-9s %-22s %6s %10s %10s %6s %10s %6s %10s %6s\n' problem machine run algorithm bytes sim_s \
   sync_s ratio async_s ratio ranks_s ratio
-tail -n +2 "$csv" | while IFS=, read -r problem topo bytes kind algo run sim pred ok; do
+for csv in "${csvs[@]}"; do tail -n +2 "$csv"; done | while IFS=, read -r problem topo bytes kind algo run sim pred ok; do
   [ "$kind" = ours ] || continue
   s=$(cost "$algo" "$run" "$bytes" sync)
   a=$(cost "$algo" "$run" "$bytes" async)
@@ -56,9 +94,10 @@ tail -n +2 "$csv" | while IFS=, read -r problem topo bytes kind algo run sim pre
     'BEGIN { printf "%-8s %-9s %-9s %-22s %6d %10.6f %10.6f %6.3f %10.6f %6.3f %10.6f %6.3f\n", p, t, r, al, b, si, s, s / si, a, a / si, k, k / si }'
 done
 
-summary() { # column of the prediction, label, filter (all | own)
+summary() { # column of the prediction, label, filter (all | own | a machine topology)
   awk -v col="$1" -v label="$2" -v which="$3" '
     which == "own" && $3 != $2 { next }
+    which != "own" && which != "all" && ($2 != which || $3 != $2) { next }
     {
       e = $col / $6 - 1; if (e < 0) e = -e; err[++n] = e
       g = $1 " " $2 " " $5
@@ -82,3 +121,7 @@ summary 9 "ranks, all schedules" all
 summary 7 "sync,  planned for the machine's topology" own
 summary 8 "async, planned for the machine's topology" own
 summary 9 "ranks, planned for the machine's topology" own
+for t in $(awk '$2 == $3 { print $2 }' "$tmp" | sort -u); do
+  summary 7 "sync,  $t" "$t"
+  summary 9 "ranks, $t" "$t"
+done

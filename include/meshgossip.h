@@ -125,6 +125,8 @@ typedef enum mg_contention { MG_CONT_STRICT = 0, MG_CONT_SHARED, MG_CONT_FAIR } 
  * (docs/models.md). The rules do not change, only the clock. */
 typedef enum mg_timing { MG_TIMING_SYNC = 0, MG_TIMING_ASYNC, MG_TIMING_RANKS } mg_timing;
 
+typedef enum mg_share { MG_SHARE_EVEN = 0, MG_SHARE_HOPS } mg_share;
+
 #define MG_MAX_BWF 16
 typedef struct mg_model {
   mg_switching switching;
@@ -140,24 +142,29 @@ typedef struct mg_model {
   double o, orecv;
   mg_timing timing;
   /* bandwidth by message size ("bwf=T:F;T:F;..."): a message of b bytes
-   * moves at factor F of 1/tl, F that of the largest threshold T <= b (1
-   * below the smallest), as SimGrid's smpi/bw-factor. nbwf = 0: none. */
+   * moves at most at factor F of 1/tl (a bound on its rate, not a weight
+   * on its arcs), F that of the largest threshold T <= b (1 below the
+   * smallest), as SimGrid's smpi/bw-factor. nbwf = 0: none. */
   int nbwf;
   uint64_t bwf_at[MG_MAX_BWF];
   double bwf[MG_MAX_BWF];
+  /* contention=fair: how flows share an arc ("share=even|hops"): even
+   * (max-min fair) or in inverse proportion to their route's length
+   * (SimGrid's SMPI and LV08 models; docs/models.md). */
+  mg_share share;
 } mg_model;
 
 /* Defaults: wormhole, all-port, strict, ts=1, td=0, tl=0, ell=0. */
 void mg_model_default(mg_model *m);
 /* Applies "key=value,..." on top of *m (keys: switching, port, contention,
- * ts, td, tl, ell, o, or, timing, bwf). Rejects unknown keys, negative or
+ * ts, td, tl, ell, o, or, timing, bwf, share). Rejects unknown keys, negative or
  * non-finite numbers. "@FILE" reads the items from a file (one or more a
  * line, "#" comments; MG_ERR_IO if it cannot be read). */
 mg_status mg_model_parse(const char *spec, mg_model *m, mg_err *err);
 /* The papers' units: ts=r, td=0, tl=1 (with L=1, costs are in t'_l). */
 mg_status mg_model_paper_units(mg_model *m, double r, mg_err *err);
-/* "switching=..,ell=N", then ",o=..", ",or=..", ",timing=..", ",bwf=.."
- * only where they differ from the defaults. */
+/* "switching=..,ell=N", then ",o=..", ",or=..", ",timing=..", ",bwf=..",
+ * ",share=.." only where they differ from the defaults. */
 char *mg_model_format(const mg_model *m, char *buf, size_t len);
 const char *mg_timing_name(mg_timing t);
 const char *mg_switching_name(mg_switching s);

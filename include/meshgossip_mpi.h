@@ -16,7 +16,7 @@
  * variable MESHGOSSIP_TOPO ("torus:9x9"); else a ring of all ranks.
  * Algorithm: opts->algo, else "auto" — the registered algorithm of least
  * simulated cost under the model (opts->model, else MESHGOSSIP_MODEL,
- * else MG_MPI_DEFAULT_MODEL), contention shared.
+ * else MG_MPI_DEFAULT_MODEL), contention shared unless the model shares arcs already (fair).
  *
  * Every function returns an MPI error code (MPI_SUCCESS or an error
  * class); none aborts. Plan creation is collective and agrees on the

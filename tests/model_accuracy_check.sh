@@ -2,7 +2,7 @@
 # The cost model against SMPI on a small subset of the Paragon experiment
 # (six gossip schedules planned for torus:9x9, at 4 KiB and 32 KiB per node:
 # bench/paragon/results/results.csv): with the machine's model
-# (bench/model_accuracy.sh's default, docs/models.md) and the synchronous
+# (bench/model_accuracy.sh's default: the calibrated model file, docs/models.md) and the synchronous
 # clock, the median |pred/sim - 1| must be <= 10%, the max <= 25%, and the
 # predicted pick within 5% of the simulated best at both sizes.
 # usage: model_accuracy_check.sh MESHGOSSIP SOURCE_DIR

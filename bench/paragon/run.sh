@@ -16,7 +16,7 @@ srcs=$(ls "$root"/src/{util,topo,schedule,model,sim,algo,algo/*,tables,analytic,
 smpicc -O2 -D_GNU_SOURCE -std=c11 -I"$root/include" $srcs "$root/src/mpi/plan.c" "$root/src/mpi/exec.c" \
   "$here/paragon.c" -ljansson -lm -o "$out/paragon"
 smpicc -O2 -D_GNU_SOURCE -std=c11 -I"$root/include" $srcs "$root/src/mpi/plan.c" "$root/src/mpi/exec.c" \
-  "$root/tools/mpi/meshgossip_mpi.c" -ljansson -lm -o "$out/meshgossip-mpi"
+  "$root"/tools/mpi/*.c -ljansson -lm -o "$out/meshgossip-mpi"
 # Paragon-like start-up: 250 us of send overhead per message (smpi/os for
 # MPI_Send, smpi/ois for MPI_Isend), applied to every message because every
 # message up to 1 MB is sent detached (the overhead is only charged on

@@ -18,3 +18,23 @@ set_tests_properties(smpi_paragon_relay_8x8 PROPERTIES TIMEOUT 120 LABELS smpi)
 add_test(NAME smpi_paragon_tiling COMMAND bash ${CMAKE_SOURCE_DIR}/bench/paragon/smpi_tiling.sh
          ${CMAKE_BINARY_DIR}/paragon_smpi)
 set_tests_properties(smpi_paragon_tiling PROPERTIES TIMEOUT 120 LABELS smpi)
+
+# meshgossip-mpi compiled with smpicc: `smpirun ... meshgossip-mpi-smpi
+# calibrate -o FILE` fits the model on a simulated platform
+# (bench/paragon/calibrate_check.sh asserts the fit against the platform).
+# run and verify (tools/mpi/dist.c) are the CLI's own commands on a shard
+file(GLOB MG_SMPI_TOOL CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tools/mpi/*.c)
+set(MG_SMPI_CLI ${MG_CLI_SOURCES})
+list(FILTER MG_SMPI_CLI EXCLUDE REGEX "/meshgossip\\.c$")
+set(MG_SMPI_TOOL_SOURCES ${MG_SMPI_CORE} ${CMAKE_SOURCE_DIR}/src/mpi/plan.c ${CMAKE_SOURCE_DIR}/src/mpi/exec.c
+    ${CMAKE_SOURCE_DIR}/src/mpi/shard.c ${MG_SMPI_TOOL} ${MG_SMPI_CLI})
+add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/meshgossip-mpi-smpi
+  COMMAND ${MG_SMPICC} -O2 -D_GNU_SOURCE -DMG_VERSION_STRING="${PROJECT_VERSION}" -std=c11 -I${CMAKE_SOURCE_DIR}/include
+          -I${CMAKE_SOURCE_DIR}/tools/mpi -I${CMAKE_SOURCE_DIR}/tools ${MG_SMPI_TOOL_SOURCES} -ljansson -lexpat -lm -o ${CMAKE_BINARY_DIR}/meshgossip-mpi-smpi
+  DEPENDS ${MG_SMPI_TOOL_SOURCES} ${CMAKE_SOURCE_DIR}/include/meshgossip.h ${CMAKE_SOURCE_DIR}/include/meshgossip_mpi.h
+          ${CMAKE_SOURCE_DIR}/tools/mpi/mpi_tool.h
+  COMMENT "smpicc meshgossip-mpi-smpi" VERBATIM)
+add_custom_target(meshgossip-mpi-smpi-tool ALL DEPENDS ${CMAKE_BINARY_DIR}/meshgossip-mpi-smpi)
+add_test(NAME smpi_calibrate_9x9 COMMAND bash ${CMAKE_SOURCE_DIR}/bench/paragon/calibrate_check.sh
+         ${CMAKE_BINARY_DIR}/meshgossip-mpi-smpi $<TARGET_FILE:meshgossip-cli>)
+set_tests_properties(smpi_calibrate_9x9 PROPERTIES TIMEOUT 300 LABELS smpi)

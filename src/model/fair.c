@@ -12,6 +12,14 @@
  * (docs/models.md). Cost: one sharing per flow end, each O(arcs touched x
  * bottleneck levels + route lengths).
  *
+ * Two refinements of SimGrid's SMPI network model (docs/models.md): a
+ * message with a bandwidth factor F (the model's bwf) is bounded at F
+ * bytes per unit, not weighed by 1/F (SimGrid bounds the flow's rate at
+ * F times the link bandwidth; the link still carries its full capacity);
+ * and with share=hops a flow's share of an arc is in inverse proportion to
+ * its route's length (SimGrid's sharing penalty, network/weight-S divided
+ * by the bandwidth, summed over the route: TCP's RTT unfairness).
+ *
  * With release times (mg_fair_finish_at: a sender's CPU lets its messages
  * go one after the other, docs/models.md) a flow joins at its release and
  * the shares are recomputed then too; finish times are absolute. */
@@ -38,7 +46,10 @@ mg_status mg_fair_finish_at(const mg_pricer *p, const double *release, double *f
   double *rem = mg_calloc(nx ? nx : 1, sizeof(double)), *rate = mg_calloc(nx ? nx : 1, sizeof(double));
   uint8_t *active = mg_calloc(nx ? nx : 1, 1), *frozen = mg_calloc(nx ? nx : 1, 1);
   uint8_t *waiting = mg_calloc(nx ? nx : 1, 1); /* released later */
-  if (!cap || !nun || !start || !flows || !rem || !rate || !active || !frozen || !waiting) {
+  /* per arc: the unfrozen flows' weights; per flow: weight and rate bound */
+  double *wsum = mg_calloc(na ? na : 1, sizeof(double));
+  double *wt = mg_calloc(nx ? nx : 1, sizeof(double)), *bound = mg_calloc(nx ? nx : 1, sizeof(double));
+  if (!cap || !nun || !start || !flows || !rem || !rate || !active || !frozen || !waiting || !wsum || !wt || !bound) {
     st = mg_fail(err, MG_ERR_NOMEM, "out of memory for the fair-sharing state");
     goto out;
   }
@@ -63,6 +74,9 @@ mg_status mg_fair_finish_at(const mg_pricer *p, const double *release, double *f
   }
   size_t nactive = 0, nwaiting = 0;
   for (size_t i = 0; i < nx; i++) {
+    size_t h = off[i + 1] - off[i];
+    wt[i] = p->m.share == MG_SHARE_HOPS && h > 1 ? 1.0 / (double)h : 1.0;
+    bound[i] = p->m.nbwf && p->wb[i] > 0 ? p->bytes[i] / p->wb[i] : INFINITY;
     double r = release ? release[i] : 0;
     finish[i] = r;
     rem[i] = p->bytes[i];
@@ -76,33 +90,44 @@ mg_status mg_fair_finish_at(const mg_pricer *p, const double *release, double *f
   while (nactive > 0 || nwaiting > 0) {
     /* progressive filling over the active flows */
     for (size_t k = 0; k < na; k++)
-      cap[k] = 1.0, nun[k] = 0;
+      cap[k] = 1.0, nun[k] = 0, wsum[k] = 0;
     for (size_t i = 0; i < nx; i++) {
       frozen[i] = 0;
       if (active[i])
         for (size_t j = off[i]; j < off[i + 1]; j++)
-          nun[p->arc_index[arcs[j]]]++;
+          nun[p->arc_index[arcs[j]]]++, wsum[p->arc_index[arcs[j]]] += wt[i];
     }
     size_t unfrozen = nactive;
     while (unfrozen > 0) {
+      /* the level: a flow gets wt*level, up to its bound */
       double best = INFINITY;
       for (size_t k = 0; k < na; k++)
-        if (nun[k] && cap[k] / nun[k] < best) best = cap[k] / nun[k];
+        if (nun[k] && cap[k] / wsum[k] < best) best = cap[k] / wsum[k];
+      for (size_t i = 0; i < nx; i++)
+        if (active[i] && !frozen[i] && bound[i] / wt[i] < best) best = bound[i] / wt[i];
       if (!isfinite(best)) break;
       if (best < 0) best = 0;
-      for (size_t k = 0; k < na; k++) {
-        if (!nun[k] || cap[k] / nun[k] > best * (1 + 1e-12)) continue;
-        for (size_t q = start[k]; q < start[k + 1]; q++) {
-          size_t i = flows[q];
-          if (!active[i] || frozen[i]) continue;
-          frozen[i] = 1;
-          rate[i] = best;
-          unfrozen--;
-          for (size_t j = off[i]; j < off[i + 1]; j++) {
-            uint32_t b = p->arc_index[arcs[j]];
-            cap[b] -= best;
-            nun[b]--;
-          }
+      for (size_t i = 0; i < nx; i++) {
+        if (!active[i] || frozen[i]) continue;
+        int hit = bound[i] / wt[i] <= best * (1 + 1e-12);
+        for (size_t j = off[i]; j < off[i + 1] && !hit; j++) {
+          uint32_t k = p->arc_index[arcs[j]];
+          hit = cap[k] / wsum[k] <= best * (1 + 1e-12);
+        }
+        if (!hit) continue;
+        frozen[i] = 1;
+        rate[i] = hit && bound[i] / wt[i] <= best * (1 + 1e-12) ? bound[i] : wt[i] * best;
+        unfrozen--;
+      }
+      /* take the frozen flows' rates off their arcs */
+      for (size_t i = 0; i < nx; i++) {
+        if (frozen[i] != 1) continue;
+        frozen[i] = 2;
+        for (size_t j = off[i]; j < off[i + 1]; j++) {
+          uint32_t b = p->arc_index[arcs[j]];
+          cap[b] -= rate[i];
+          nun[b]--;
+          wsum[b] -= wt[i];
         }
       }
     }
@@ -149,5 +174,8 @@ out:
   free(active);
   free(frozen);
   free(waiting);
+  free(wsum);
+  free(wt);
+  free(bound);
   return st;
 }

@@ -107,6 +107,15 @@ static mg_status set_key(mg_model *m, const char *k, const char *v, mg_err *err)
     m->nbwf = n;
     return MG_OK;
   }
+  if (!strcmp(k, "share")) {
+    if (!strcmp(v, "even"))
+      m->share = MG_SHARE_EVEN;
+    else if (!strcmp(v, "hops"))
+      m->share = MG_SHARE_HOPS;
+    else
+      return mg_fail(err, MG_ERR_INVALID, "share must be even or hops, not '%s'", v);
+    return MG_OK;
+  }
   if (!strcmp(k, "timing")) {
     if (!strcmp(v, "sync"))
       m->timing = MG_TIMING_SYNC;
@@ -204,6 +213,7 @@ char *mg_model_format(const mg_model *m, char *buf, size_t len) {
   for (int j = 0; j < m->nbwf && n < len; j++)
     n += (size_t)snprintf(buf + n, len - n, "%s%llu:%s", j ? ";" : ",bwf=", (unsigned long long)m->bwf_at[j],
                           mg_fmt_double(m->bwf[j], x, sizeof x));
+  if (m->share == MG_SHARE_HOPS && n < len) snprintf(buf + n, len - n, ",share=hops");
   return buf;
 }
 

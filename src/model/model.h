@@ -47,7 +47,7 @@ static inline double mg_terms_sum(mg_terms t) { return t.startup + t.hop + t.tra
  * circuit switching. MG_ERR_INVALID with the reason. */
 mg_status mg_model_validate(const mg_model *m, const mg_topo *t, mg_problem problem, mg_err *err);
 
-/* The bytes a message weighs on the wire: bytes / its bandwidth factor
+/* The bytes a message takes alone on the wire: bytes / its bandwidth factor
  * (the model's bwf; bytes itself without one). */
 double mg_model_wire_bytes(const mg_model *m, double bytes);
 
@@ -80,6 +80,7 @@ typedef struct mg_pricer {
   /* 1: every transfer gets its own finish time in the round (timeline.c):
    * the model has o or or, or an asynchronous clock reads the prices */
   int timeline;
+  int routes;                  /* 1: store-and-forward under shared contention keeps the routes */
   uint32_t *o_stamp, *o_count; /* per node: messages queued on its CPU */
   uint32_t *dst, *cpu_slot;    /* per transfer: receiver, place in its sender's queue */
   double *msg;                 /* per transfer: its price alone */
@@ -92,7 +93,8 @@ typedef struct mg_pricer {
   size_t *off;
   uint32_t *src;
   double *bytes, *fixed, *work;
-  size_t capoff, capsrc, capbytes, capfixed, capwork;
+  double *wb; /* per transfer: its bytes / its bandwidth factor (bwf) */
+  size_t capoff, capsrc, capbytes, capfixed, capwork, capwb;
 } mg_pricer;
 
 /* What one round cost, with the busiest arc's load and the round's
@@ -118,6 +120,10 @@ mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint32_t dst, uint64_t hops,
                         size_t narcs, mg_err *err);
 /* Prices the round added so far (an empty round costs nothing). */
 mg_status mg_pricer_end(mg_pricer *p, mg_round_price *out, mg_err *err);
+
+/* Store-and-forward under shared contention: transfer i's price, the sum
+ * over its arcs of ts + the arc's bytes in the round * tl (price.c). */
+double mg_saf_shared_wire(const mg_pricer *p, size_t i);
 
 /* contention=fair: the finish time (in bytes at one byte per unit of time
  * per arc) of each of the round's transfers under max-min fair sharing of

@@ -26,6 +26,7 @@ mg_status mg_pricer_init(mg_pricer *p, const mg_model *m, const mg_topo *t, mg_e
     return mg_fail(err, MG_ERR_INVALID, "contention=fair is defined for wormhole and circuit switching");
   p->fair = m->contention == MG_CONT_FAIR && m->switching != MG_SW_BUS;
   p->timeline = m->switching != MG_SW_BUS && (m->o != 0 || m->orecv != 0 || m->timing != MG_TIMING_SYNC);
+  p->routes = m->switching == MG_SW_SAF && m->contention == MG_CONT_SHARED;
   p->nslots = mg_topo_arc_slots(t);
   p->arc_bytes = mg_calloc(p->nslots, sizeof(double));
   p->arc_stamp = mg_calloc(p->nslots, sizeof(uint32_t));
@@ -57,6 +58,7 @@ void mg_pricer_free(mg_pricer *p) {
   free(p->bytes);
   free(p->fixed);
   free(p->work);
+  free(p->wb);
   free(p->o_stamp);
   free(p->o_count);
   free(p->dst);
@@ -95,6 +97,7 @@ static mg_status grow_round(mg_pricer *p, mg_err *err) {
       !mg_grow((void **)&p->bytes, &p->capbytes, need, sizeof(double)) ||
       !mg_grow((void **)&p->fixed, &p->capfixed, need, sizeof(double)) ||
       !mg_grow((void **)&p->work, &p->capwork, need, sizeof(double)) ||
+      !mg_grow((void **)&p->wb, &p->capwb, need, sizeof(double)) ||
       (p->timeline && (!mg_grow((void **)&p->dst, &p->capdst, need, sizeof(uint32_t)) ||
                        !mg_grow((void **)&p->cpu_slot, &p->capslot, need, sizeof(uint32_t)) ||
                        !mg_grow((void **)&p->msg, &p->capmsg, need, sizeof(double)) ||
@@ -108,7 +111,9 @@ mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint32_t dst, uint64_t hops,
                         size_t narcs, mg_err *err) {
   const mg_model *m = &p->m;
   size_t i = p->n;
-  if (m->nbwf) bytes = mg_model_wire_bytes(m, bytes); /* a slower message weighs more */
+  /* a message with a bandwidth factor F moves at most at F/tl bytes per
+   * second: alone it takes wb = bytes/F, on its arcs it weighs its bytes */
+  double wb = m->nbwf ? mg_model_wire_bytes(m, bytes) : bytes;
   for (size_t k = 0; k < narcs; k++) {
     uint64_t a = arcs[k];
     if (p->arc_stamp[a] != p->stamp) {
@@ -126,8 +131,8 @@ mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint32_t dst, uint64_t hops,
     uint32_t mult = node_startups(p, src);
     if (mult > p->round_startups) p->round_startups = mult;
   }
-  mg_terms t = mg_price_message(m, hops, bytes);
-  if (p->fair || p->timeline) {
+  mg_terms t = mg_price_message(m, hops, wb);
+  if (p->fair || p->timeline || p->routes) {
     mg_status st = grow_round(p, err);
     if (st != MG_OK) return st;
     if (!mg_grow((void **)&p->arcs, &p->caparcs, p->narcs + narcs + 1, sizeof *p->arcs))
@@ -138,6 +143,7 @@ mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint32_t dst, uint64_t hops,
     p->off[i + 1] = p->narcs;
     p->src[i] = src;
     p->bytes[i] = bytes;
+    p->wb[i] = wb;
     p->fixed[i] = t.startup + t.hop;
     if (p->timeline) {
       /* the node's CPU takes its messages of the round in plan order */
@@ -151,9 +157,34 @@ mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint32_t dst, uint64_t hops,
   if (mg_terms_sum(t) > mg_terms_sum(p->dearest) || i == 0) p->dearest = t;
   if (t.startup + t.hop > p->max_fixed) p->max_fixed = t.startup + t.hop;
   if (hops > p->max_hops) p->max_hops = hops;
-  if (bytes > p->max_bytes) p->max_bytes = bytes;
+  if (wb > p->max_bytes) p->max_bytes = wb;
   p->n++;
   return MG_OK;
+}
+
+/* store-and-forward under shared contention: a message is stored and
+ * started again at every hop, and on each arc it waits for all the bytes
+ * that arc carries in the round; it costs the sum over its arcs of
+ * (ts + the arc's bytes*tl). On a round without a shared arc that is
+ * hops*(ts + bytes*tl), the strict price. */
+double mg_saf_shared_wire(const mg_pricer *p, size_t i) {
+  double w = p->fixed[i];
+  for (size_t k = p->off[i]; k < p->off[i + 1]; k++) {
+    double load = p->arc_bytes[p->arcs[k]];
+    w += (load > p->wb[i] ? load : p->wb[i]) * p->m.tl; /* no faster than alone */
+  }
+  return w;
+}
+
+static void price_saf_shared(const mg_pricer *p, mg_terms *out, double *cost) {
+  *cost = -1;
+  for (size_t i = 0; i < p->n; i++) {
+    double c = mg_saf_shared_wire(p, i);
+    if (c > *cost) {
+      *cost = c;
+      *out = (mg_terms){p->fixed[i], 0, c - p->fixed[i]};
+    }
+  }
 }
 
 /* contention=fair: the round costs its dearest transfer, each priced at
@@ -189,13 +220,19 @@ mg_status mg_pricer_end(mg_pricer *p, mg_round_price *out, mg_err *err) {
       t.startup = cost = m->ts;
     } else if (p->fair) {
       MG_CHECK(price_fair(p, &t, &cost, err));
+    } else if (p->routes) {
+      price_saf_shared(p, &t, &cost);
     } else if (m->contention == MG_CONT_SHARED) {
       /* the round's largest fixed terms (a node's start-ups one after the
        * other) plus the byte load of its busiest arc */
-      t.startup = m->switching == MG_SW_SAF ? p->max_fixed : m->ts * p->round_startups;
-      t.hop = m->switching == MG_SW_SAF ? 0 : p->max_fixed - m->ts;
+      t.startup = m->ts * p->round_startups;
+      t.hop = p->max_fixed - m->ts;
       t.transfer = busiest * m->tl;
       cost = mg_terms_sum(t);
+      if (mg_terms_sum(p->dearest) > cost) { /* a slow message alone takes longer */
+        t = p->dearest;
+        cost = mg_terms_sum(t);
+      }
     } else if (m->switching == MG_SW_CIRCUIT) {
       /* Delmas-Perennes: alpha + max distance*delta + max length*tau */
       t = (mg_terms){m->ts, (double)p->max_hops * m->td, p->max_bytes * m->tl};

@@ -39,6 +39,8 @@ mg_status mg_timeline_wires(mg_pricer *p, double round0, mg_err *err) {
       w = p->fixed[i] + p->work[i] * m->tl - (p->cpu_slot[i] + 1.0) * m->o;
     } else if (p->fair) {
       w = p->fixed[i] + p->work[i] * m->tl; /* price_fair left the shares */
+    } else if (p->routes) {
+      w = mg_saf_shared_wire(p, i); /* every hop waits for its arc's bytes */
     } else if (m->contention == MG_CONT_SHARED) {
       /* its own latencies plus the load of the busiest arc it crosses */
       double load = 0;
@@ -51,6 +53,7 @@ mg_status mg_timeline_wires(mg_pricer *p, double round0, mg_err *err) {
         fixed += m->ts * (double)((deg ? (k + deg - 1) / deg : 1) - 1);
       }
       w = fixed + load * m->tl;
+      if (p->msg[i] > w) w = p->msg[i]; /* no faster than alone (bwf) */
     } else if (m->switching == MG_SW_CIRCUIT) {
       w = round0; /* every circuit of the round is set up together */
     } else {

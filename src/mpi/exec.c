@@ -225,8 +225,10 @@ static int plan_local(mg_mpi_plan *p, MPI_Comm comm, const mg_mpi_opts *o, mg_er
   if (mg_model_parse(MG_MPI_DEFAULT_MODEL, &pb.model, err) != MG_OK ||
       (mspec && *mspec && mg_model_parse(mspec, &pb.model, err) != MG_OK))
     return MPI_ERR_ARG;
-  /* Real networks share links: price contention, do not forbid it. */
-  pb.model.contention = MG_CONT_SHARED;
+  /* Real networks share links: price contention, do not forbid it (a
+   * model that already shares them, e.g. a calibrated contention=fair, is
+   * kept). */
+  if (pb.model.contention == MG_CONT_STRICT) pb.model.contention = MG_CONT_SHARED;
   int single = 0, *rank_of_node = NULL;
   if ((rc = find_topology(comm, p->size, o, &pb.topo, &rank_of_node, &single, err)) != MPI_SUCCESS) return rc;
   if (single || p->L == 0) {

@@ -58,6 +58,23 @@ add_test(NAME mpi_interposed_bysize_small COMMAND ${MG_INTERPOSED} 9 "MESHGOSSIP
 set_tests_properties(mpi_interposed_bysize_small PROPERTIES TIMEOUT 60 LABELS mpi ENVIRONMENT "EXPECT=count 3: meshgossip concentrate on ring:9")
 add_test(NAME mpi_interposed_bysize_large COMMAND ${MG_INTERPOSED} 9 "MESHGOSSIP_ALLGATHER=concentrate<=100;ring" MESHGOSSIP_TOPO=ring:9)
 set_tests_properties(mpi_interposed_bysize_large PROPERTIES TIMEOUT 60 LABELS mpi ENVIRONMENT "EXPECT=count 4099: meshgossip ring on ring:9")
+# MESHGOSSIP_MODEL=@FILE: the same two models as model files (the form
+# meshgossip-mpi calibrate -o writes: one key a line, # comments)
+file(WRITE ${CMAKE_BINARY_DIR}/model_startup.model "# start-ups dear\nts=1\ntl=1e-12\n")
+file(WRITE ${CMAKE_BINARY_DIR}/model_bytes.model "# bytes dear\nts=0\ntl=1\n")
+add_test(NAME mpi_interposed_model_file_startup
+         COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=@${CMAKE_BINARY_DIR}/model_startup.model)
+set_tests_properties(mpi_interposed_model_file_startup PROPERTIES TIMEOUT 60 LABELS mpi
+                     ENVIRONMENT "EXPECT=count 4099: meshgossip concentrate on ring:9")
+add_test(NAME mpi_interposed_model_file_bytes
+         COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=@${CMAKE_BINARY_DIR}/model_bytes.model)
+set_tests_properties(mpi_interposed_model_file_bytes PROPERTIES TIMEOUT 60 LABELS mpi
+                     ENVIRONMENT "EXPECT=count 4099: meshgossip ring on ring:9")
+# calibrate -o writes a model file that the library reads back
+add_test(NAME mpi_calibrate_model_file
+         COMMAND bash -c "${MPIEXEC_EXECUTABLE} --allow-run-as-root --oversubscribe -np 3 $<TARGET_FILE:meshgossip-mpi> calibrate --sizes 1024,4096 --reps 2 -o ${CMAKE_BINARY_DIR}/calibrated_np3.model && grep -E '^o=[0-9.e+-]+$' ${CMAKE_BINARY_DIR}/calibrated_np3.model && $<TARGET_FILE:meshgossip-cli> run --algo ring --topo ring:3 --bytes 1024 --model @${CMAKE_BINARY_DIR}/calibrated_np3.model")
+set_tests_properties(mpi_calibrate_model_file PROPERTIES TIMEOUT 120 LABELS mpi
+                     PASS_REGULAR_EXPRESSION "verified")
 # an intercommunicator goes to PMPI
 add_test(NAME mpi_interposed_intercomm COMMAND ${MG_INTERPOSED} 4)
 set_tests_properties(mpi_interposed_intercomm PROPERTIES ENVIRONMENT "EXPECT=MPI_Allgather on 2 ranks, count 1: PMPI \\(intercommunicator\\)")
@@ -72,7 +89,8 @@ set_tests_properties(mpi_unmodified_plain mpi_interposed_ring6 mpi_interposed_in
 set(MG_CLI_COMMANDS ${MG_CLI_SOURCES})
 list(FILTER MG_CLI_COMMANDS EXCLUDE REGEX "/meshgossip\\.c$")
 add_executable(meshgossip-mpi ${CMAKE_SOURCE_DIR}/tools/mpi/meshgossip_mpi.c ${CMAKE_SOURCE_DIR}/tools/mpi/calibrate.c
-               ${CMAKE_SOURCE_DIR}/tools/mpi/bench.c ${CMAKE_SOURCE_DIR}/tools/mpi/dist.c ${MG_CLI_COMMANDS})
+               ${CMAKE_SOURCE_DIR}/tools/mpi/calibrate_loggp.c ${CMAKE_SOURCE_DIR}/tools/mpi/bench.c
+               ${CMAKE_SOURCE_DIR}/tools/mpi/dist.c ${MG_CLI_COMMANDS})
 target_include_directories(meshgossip-mpi PRIVATE ${CMAKE_SOURCE_DIR}/tools/mpi)
 target_link_libraries(meshgossip-mpi PRIVATE meshgossip_mpi)
 add_test(NAME mpi_calibrate COMMAND ${MG_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} 3 $<TARGET_FILE:meshgossip-mpi> calibrate

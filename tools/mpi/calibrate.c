@@ -1,7 +1,12 @@
 /* meshgossip-mpi calibrate: times the basic steps of Juurlink, Rao and
  * Sibeyn's Paragon experiment (section 7) on a ring of all ranks and fits
- * T(m) = a + b*m to each by least squares (see meshgossip_mpi.c). */
+ * T(m) = a + b*m to each by least squares (see meshgossip_mpi.c); then
+ * fits the model's LogGP parameters (calibrate_loggp.c) and prints that
+ * model, and with -o FILE writes it as a model file for --model @FILE
+ * (atomically: a temporary file renamed into place). */
 #include "mpi_tool.h"
+
+#include "../../src/util/internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +62,27 @@ static void fit(const double *x, const double *y, int n, double *a, double *b) {
   *a = (sy - *b * sx) / n;
 }
 
+/* The model file: a comment saying where it came from, then the model. */
+static int write_model(const char *path, const char *model, int n) {
+  mg_outfile o;
+  mg_err e;
+  if (mg_outfile_open(&o, path, &e) != MG_OK) {
+    fprintf(stderr, "meshgossip-mpi: %s\n", e.msg);
+    return 1;
+  }
+  int bad = fprintf(o.f, "# meshgossip-mpi calibrate on %d ranks (docs/models.md)\n", n) < 0;
+  for (const char *p = model; *p && !bad;) { /* one key a line */
+    size_t k = strcspn(p, ",");
+    bad = fprintf(o.f, "%.*s\n", (int)k, p) < 0;
+    p += k + (p[k] == ',');
+  }
+  if (mg_outfile_close(&o, !bad, &e) != MG_OK || bad) {
+    fprintf(stderr, "meshgossip-mpi: cannot write '%s'%s%s\n", path, bad ? "" : ": ", bad ? "" : e.msg);
+    return 1;
+  }
+  return 0;
+}
+
 int mg_tool_calibrate(const args *a, int me, int n) {
   if (n < 3) {
     if (me == 0) fprintf(stderr, "meshgossip-mpi: calibrate needs at least 3 ranks (one triple)\n");
@@ -88,6 +114,9 @@ int mg_tool_calibrate(const args *a, int me, int n) {
     }
   for (int k = 0; k < NSTEPS; k++)
     fit(x, t[k], a->nsizes, &fa[k], &fb[k]);
+  char model[1024];
+  if (mg_tool_calibrate_loggp(a, me, n, model, sizeof model) != 0) return 1;
+  if (me == 0 && a->out && write_model(a->out, model, n) != 0) return 1;
   if (me == 0) {
     if (a->json) {
       printf("{\"ranks\": %d, \"reps\": %d, \"steps\": [", n, a->reps);
@@ -98,7 +127,7 @@ int mg_tool_calibrate(const args *a, int me, int n) {
           printf("%s[%ld, %.6g]", i ? ", " : "", a->sizes[i], t[k][i]);
         printf("]}");
       }
-      printf("], \"model\": \"ts=%.6g,td=0,tl=%.6g\"}\n", fa[0] > 0 ? fa[0] : 0, fb[0] > 0 ? fb[0] : 0);
+      printf("], \"model\": \"%s\"}\n", model);
     } else {
       printf("# %d ranks, %d repetitions; T(m) = a + b*m (seconds, bytes)\n", n, a->reps);
       printf("%-16s %12s %12s", "step", "a", "b");
@@ -111,7 +140,7 @@ int mg_tool_calibrate(const args *a, int me, int n) {
           printf(" %10.3g", t[k][i]);
         printf("\n");
       }
-      printf("--model ts=%.6g,td=0,tl=%.6g\n", fa[0] > 0 ? fa[0] : 0, fb[0] > 0 ? fb[0] : 0);
+      printf("--model %s\n", model);
     }
   }
   free(s);

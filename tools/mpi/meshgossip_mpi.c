@@ -12,8 +12,9 @@
  *       1D-concentrate  in each triple, both ends send to the middle
  *       1D-disseminate  in each triple, the middle sends to both ends
  *       1D-shift        rank 0 sends to rank 1, everyone else idles
- *     and prints the model string of the 1D-send fit (ts=a, tl=b) for
- *     --model / MESHGOSSIP_MODEL.
+ *     then fits the LogGP model (o, or, ts, tl, bwf: calibrate_loggp.c)
+ *     and prints it for --model / MESHGOSSIP_MODEL; -o FILE writes it as
+ *     a model file (--model @FILE, MESHGOSSIP_MODEL=@FILE).
  *   meshgossip-mpi bench [--coll allgather|alltoall] [--algo SPEC] [--topo SPEC]
  *                        [-m [MIN:]MAX | --sizes ...] [-i ITERS] [-x WARMUP] [-f] [--json]
  *     times one meshgossip plan against the MPI library's own collective
@@ -29,7 +30,7 @@
 static void usage_to(FILE *f) {
   fprintf(f, "usage: meshgossip-mpi run --algo A --topo T [meshgossip run's options] [--serial K]\n"
              "       meshgossip-mpi verify FILE [--json] [--serial K]\n"
-             "       meshgossip-mpi calibrate [--sizes a,b,...] [--reps R] [--json]\n"
+             "       meshgossip-mpi calibrate [--sizes a,b,...] [--reps R] [--json] [-o MODEL_FILE]\n"
              "       meshgossip-mpi bench [--coll allgather|alltoall] [--algo SPEC] [--topo SPEC]\n"
              "                            [-m [MIN:]MAX | --sizes a,b,...] [-i ITERS] [-x WARMUP] [-f] [--json]\n"
              "examples:\n"
@@ -78,6 +79,8 @@ static int parse(int argc, char **argv, args *a) {
       a->algo = v, i++;
     else if (!strcmp(o, "--topo"))
       a->topo = v, i++;
+    else if (!strcmp(o, "-o") || !strcmp(o, "--out"))
+      a->out = v, i++;
     else if (!strcmp(o, "--sizes")) {
       a->nsizes = 0;
       for (const char *p = v; *p && a->nsizes < MAX_SIZES;) {

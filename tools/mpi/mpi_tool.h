@@ -10,6 +10,7 @@
 
 typedef struct args {
   const char *cmd, *algo, *topo;
+  const char *out; /* calibrate -o FILE: the fitted model file */
   long sizes[MAX_SIZES];
   int nsizes, reps, json;
   /* bench (bench.c): --coll, -f, -x (-1: the default); -i sets reps and
@@ -29,5 +30,8 @@ int mg_tool_dist(int argc, char **argv, int me, int n);
 /* bench's own options (o, and v the next word or NULL): the number of
  * words used (1 or 2), 0 if o is not one of them, -1 if v is bad. */
 int mg_tool_bench_option(args *a, const char *o, const char *v);
+/* calibrate's LogGP fit (calibrate_loggp.c): the fitted model spec into
+ * model[len] on every rank. */
+int mg_tool_calibrate_loggp(const args *a, int me, int n, char *model, size_t len);
 
 #endif

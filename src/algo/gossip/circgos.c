@@ -89,8 +89,11 @@ static mg_status cg_params(const mg_problem_spec *pb, const mg_params *ps, cg_cf
   c->wrap = pb->topo.wrap[0];
   double unit = pb->bytes * pb->model.tl;
   uint64_t ta, tb;
+  /* a message's fixed cost: the wire start-up and the CPU overheads (o,
+   * or: docs/models.md), the t_s of Theorem 2 */
+  double startup = pb->model.ts + pb->model.o + pb->model.orecv;
   if (unit > 0)
-    mg_jrs_theorem2_params(c->n, pb->model.ts / unit, &ta, &tb);
+    mg_jrs_theorem2_params(c->n, startup / unit, &ta, &tb);
   else
     ta = c->n >= 3 ? 3 : 2, tb = 1; /* start-ups only: Approach 2 */
   if ((st = mg_param_int(ps, "a", (int64_t)ta, 2, c->n, &a, err)) != MG_OK) return st;
