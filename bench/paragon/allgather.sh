@@ -13,9 +13,8 @@ mkdir -p "$out"
 base=mpi-allgather-rd,mpi-allgather-bruck,dimwise,dimwise-colored,torgos
 algos8=${ALGOS8:-torus-tiling,torus-tiling:split=1,torus-tiling:spread=1,torus-doubling,torus-quadrupling,torus-doubling:ports=4,greedy-links,multiring,$base,cubgos}
 algos9=${ALGOS9:-torus-doubling,torus-doubling:ports=4,greedy-links,multiring,$base,cubgos}
-srcs=$(ls "$root"/src/{util,topo,schedule,model,sim,algo,algo/*,tables,analytic,draw}/*.c)
-smpicc -O2 -D_GNU_SOURCE -DMG_VERSION_STRING=\"bench\" -std=c11 -I"$root/include" $srcs "$root/src/mpi/plan.c" \
-  "$root/src/mpi/exec.c" "$here/paragon.c" -ljansson -lm -o "$out/paragon"
+. "$here/smpi_bins.sh"
+cp "$PARAGON_BIN" "$out/paragon"
 cfg=(--cfg=smpi/simulate-computation:no "--cfg=smpi/os:0:0:0;1:0.00025:0" "--cfg=smpi/ois:0:0:0;1:0.00025:0"
      --cfg=smpi/send-is-detached-thresh:1048576 --log=root.thres:critical)
 model=ts=0.000266971,td=0,tl=5.96648e-09 # the calibration of docs/paragon.md

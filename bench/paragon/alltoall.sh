@@ -14,9 +14,8 @@ mkdir -p "$out"
 algos=${ALGOS:-exchange-allport,exchange-lines,mpi-alltoall-direct}
 sizes8=${SIZES8:-256,1024,4096,16384,32768,65536}
 sizes_other=${SIZES_OTHER:-32768}
-srcs=$(ls "$root"/src/{util,topo,schedule,model,sim,algo,algo/*,tables,analytic,draw}/*.c)
-smpicc -O2 -D_GNU_SOURCE -std=c11 -I"$root/include" $srcs "$root/src/mpi/plan.c" \
-  "$root/src/mpi/exec.c" "$here/paragon.c" -ljansson -lm -o "$out/paragon"
+. "$here/smpi_bins.sh"
+cp "$PARAGON_BIN" "$out/paragon"
 cfg=(--cfg=smpi/simulate-computation:no "--cfg=smpi/os:0:0:0;1:0.00025:0" "--cfg=smpi/ois:0:0:0;1:0.00025:0"
      --cfg=smpi/send-is-detached-thresh:1048576 --log=root.thres:critical)
 model=ts=0.000266971,td=0,tl=5.96648e-09 # the calibration of docs/paragon.md

@@ -17,10 +17,8 @@ algos=${ALGOS:-exchange-relay,exchange-relay:relay=0}
 sizes=${SIZES:-256,1024,4096,16384,32768,65536}
 bin=${PARAGON:-}
 if [ -z "$bin" ]; then
-  bin=$(mktemp -d)/paragon
-  srcs=$(ls "$root"/src/{util,topo,schedule,model,sim,algo,algo/*,tables,analytic,draw}/*.c)
-  smpicc -O2 -D_GNU_SOURCE -std=c11 -I"$root/include" $srcs "$root/src/mpi/plan.c" \
-    "$root/src/mpi/exec.c" "$here/paragon.c" -ljansson -lm -o "$bin"
+  . "$here/smpi_bins.sh"
+  bin=$PARAGON_BIN
 fi
 smpirun -platform "$here/torus_8x8.xml" -hostfile "$here/hosts_8x8.txt" -np 64 \
   --cfg=smpi/simulate-computation:no "--cfg=smpi/os:0:0:0;1:0.00025:0" "--cfg=smpi/ois:0:0:0;1:0.00025:0" \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Paragon experiment on SimGrid's SMPI (docs/paragon.md).
 # usage: bench/paragon/run.sh [OUTDIR]   (default: bench/paragon/out)
-# Builds paragon and meshgossip-mpi with smpicc, calibrates a + b*m on the
+# Builds paragon and meshgossip-mpi with smpicc (smpi_bins.sh), calibrates a + b*m on the
 # 9x9 platform, then times our algorithms and every MPI_Allgather
 # algorithm SMPI ships (and MPI_Alltoall ones on 8x8) at 256 B .. 64 KiB,
 # writes results.csv and plots it (plot.sh: meshgossip plot, paragon.svg).
@@ -12,11 +12,9 @@ out=${1:-$here/out}
 mkdir -p "$out"
 jobs=${JOBS:-2}
 sizes=${SIZES:-256,1024,4096,16384,32768,65536}
-srcs=$(ls "$root"/src/{util,topo,schedule,model,sim,algo,algo/*,tables,analytic,draw}/*.c 2>/dev/null || true)
-smpicc -O2 -D_GNU_SOURCE -std=c11 -I"$root/include" $srcs "$root/src/mpi/plan.c" "$root/src/mpi/exec.c" \
-  "$here/paragon.c" -ljansson -lm -o "$out/paragon"
-smpicc -O2 -D_GNU_SOURCE -std=c11 -I"$root/include" $srcs "$root/src/mpi/plan.c" "$root/src/mpi/exec.c" \
-  "$root"/tools/mpi/*.c -ljansson -lm -o "$out/meshgossip-mpi"
+. "$here/smpi_bins.sh"
+cp "$PARAGON_BIN" "$out/paragon"
+cp "$MGMPI_SMPI_BIN" "$out/meshgossip-mpi"
 # Paragon-like start-up: 250 us of send overhead per message (smpi/os for
 # MPI_Send, smpi/ois for MPI_Isend), applied to every message because every
 # message up to 1 MB is sent detached (the overhead is only charged on

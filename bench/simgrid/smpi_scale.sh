@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SMPI's cost for one schedule at N ranks, the reference for the S4U
 # replay's wall time (docs/engine.md). Builds meshgossip-mpi with smpicc
-# (as bench/paragon/run.sh does) and runs
+# (bench/paragon/smpi_bins.sh, as bench/paragon/run.sh does) and runs
 #   meshgossip-mpi bench --algo ALGO --topo torus:AxB --sizes BYTES --reps 1
 # under smpirun on a TORUS cluster of the Paragon regime (175 MB/s, 50 ns
 # per hop, 250 us of send overhead per message), printing the wall time and
@@ -17,9 +17,8 @@ algo=${1:-torgos} dims=${2:-32x32} bytes=${3:-4096} limit=${4:-600}
 out=${OUT:-/tmp/meshgossip-smpi-scale}
 mkdir -p "$out"
 if [ ! -x "$out/meshgossip-mpi" ]; then
-  srcs=$(ls "$root"/src/{util,topo,schedule,sim,algo,tables,analytic}/*.c)
-  smpicc -O2 -D_GNU_SOURCE -std=c11 -I"$root/include" $srcs "$root/src/mpi/plan.c" "$root/src/mpi/exec.c" \
-    "$root/tools/mpi/meshgossip_mpi.c" -ljansson -lm -o "$out/meshgossip-mpi"
+  . "$root/bench/paragon/smpi_bins.sh"
+  cp "$MGMPI_SMPI_BIN" "$out/meshgossip-mpi"
 fi
 IFS=x read -r -a ext <<< "$dims"
 n=1
