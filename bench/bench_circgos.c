@@ -1,4 +1,4 @@
-/* CIRCGOS parameter search: the time `tune` takes on seed 000's Table 1
+/* CIRCGOS parameter search: the time `tune` takes on Juurlink, Rao, Sibeyn 1996's Table 1
  * rings, and a brute-force check of its choice on the smaller rings (every
  * a in 2..n and b in floor(a/2)..floor(a/2)+B simulated and verified, with
  * and without the refinement). Prints figures; asserts nothing. */

@@ -1,4 +1,4 @@
-/* Figures for seed 001 complete exchange (printed, never asserted):
+/* Figures for Tseng, Ni, Sheu 1999 complete exchange (printed, never asserted):
  *   1. exchange-partitioned (T4) on torus:64x64 and (C64) on torus:16x16x16:
  *      wall time and peak RSS of generation + simulation;
  *   2. section 5's conjecture: exchange-ring on rings of any length n against

@@ -1,4 +1,4 @@
-/* Figures for seed 004 on TM(7)^3 and TM(49)^3: lee3d and lee3d-long run
+/* Figures for Delmas, Perennes 1996 on TM(7)^3 and TM(49)^3: lee3d and lee3d-long run
  * through the simulator (all-port, circuit, strict), with g_alpha, g_delta,
  * g_tau, wall time and peak RSS.
  *
@@ -83,7 +83,7 @@ static mg_status proj_count(void *arg, const mg_resolved *res, mg_err *err) {
   return MG_OK;
 }
 
-/* The recursions of seed 004 section 5.2.2 solved (src/analytic/delmas.c):
+/* The recursions of Delmas, Perennes 1996 section 5.2.2 solved (src/analytic/delmas.c):
  * rounds, g_delta, g_tau on TM(n)^3, n = 7^i. */
 static int expected_ok(int lng, double n, double rounds, double delta, double tau) {
   double N = n * n * n, i = round(log(n) / log(7));

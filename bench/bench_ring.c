@@ -1,4 +1,4 @@
-/* Benchmark: the simulator on the largest 1D instances of seed 000.
+/* Benchmark: the simulator on the largest 1D instances of Juurlink, Rao, Sibeyn 1996.
  * Prints wall time, peak RSS and, as a baseline measured in the same run,
  * the time of one raw OR pass over a state of the same size per round (the
  * O(N^2/64) floor a "send all held" round cannot beat), and the ratio. */

@@ -1,5 +1,5 @@
-/* CIRCGOS (seed 000 section 4.2, seed 002 phase 3), its closed forms, the
- * ring bounds and seed 000 Table 1. */
+/* CIRCGOS (Juurlink, Rao, Sibeyn 1996 section 4.2, Juurlink, Rao, Sibeyn 1998 phase 3), its closed forms, the
+ * ring bounds and Juurlink, Rao, Sibeyn 1996 Table 1. */
 #include "helpers.h"
 
 #include "analytic/juurlink.h"
@@ -52,7 +52,7 @@ static void test_verifies_everywhere(void **state) {
   assert_true(runs > 3000);
 }
 
-/* a = n degenerates to Approach 1 (seed 000 section 4.2), on rings and
+/* a = n degenerates to Approach 1 (Juurlink, Rao, Sibeyn 1996 section 4.2), on rings and
  * lines; a = 3, b = 1 to Approach 2 on rings of 3^k, and the refinement
  * then saves what the new bridgeheads already hold. */
 static void test_degenerate(void **state) {
@@ -143,7 +143,7 @@ static void test_formulas(void **state) {
   assert_int_equal(b, 73);
   mg_jrs_theorem2_params(27, 50, &a, &b);
   assert_int_equal(a, 2);
-  /* phase 3: a = 9, b = 5 gives 3 packets (seed 002 Figure 1, top) */
+  /* phase 3: a = 9, b = 5 gives 3 packets (Juurlink, Rao, Sibeyn 1998 Figure 1, top) */
   assert_int_equal(mg_jrs_phase3_round(81, 5, 0, 8, 0, &s), 3);
   assert_int_equal(s, 5);
   assert_int_equal(mg_jrs_phase3_round(81, 5, 2, 8, 0, &s), 2);
@@ -180,7 +180,7 @@ static void test_ring_bounds(void **state) {
   assert_float_equal(cost_of("ring:729", 0.5, "ring"), 546, 1e-9);
 }
 
-/* Seed 000 Table 1, CIRCGOS rows: the paper's values and (a, b), our
+/* Juurlink, Rao, Sibeyn 1996 Table 1, CIRCGOS rows: the paper's values and (a, b), our
  * tuned verified costs (pinned), and the cells where we are at or below
  * the paper. */
 static void test_table1(void **state) {

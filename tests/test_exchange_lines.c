@@ -2,7 +2,7 @@
  * against the closed forms (exchange_lines.c, exchange_allport.c) on
  * tori, meshes, rings and lines; the busiest-arc loads recounted from the
  * resolved routes of every transfer; exchange-allport's transfer term
- * against the bisection bound (seed 001 Lemma 8); the refusals. */
+ * against the bisection bound (Tseng, Ni, Sheu 1999 Lemma 8); the refusals. */
 #include "helpers.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* Seed 001 (Tseng, Ni, Sheu): the ring gather-scatter trees against
+/* Tseng, Ni, Sheu 1999: the ring gather-scatter trees against
  * Lemmas 2-5 phase by phase and Theorem 1 in total; verification of the
  * exchange algorithms over many shapes under one-port and strict contention. */
 #include "helpers.h"

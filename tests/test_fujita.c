@@ -1,4 +1,4 @@
-/* Seed 003 (Fujita): the mesh-bus model's rules, the five mesh-bus
+/* Fujita: the mesh-bus model's rules, the five mesh-bus
  * algorithms verified over n = 2..32 and the ell grid below, their step
  * counts against independent recounts (src/analytic/fujita.c) and the
  * theorems' bounds, Theorems 1-2 in `bound`, and the `fujita` table.
@@ -139,8 +139,8 @@ static void test_bounds(void **state) {
   assert_true(b.lower_bound == 18);
   int seen1 = 0, seen2 = 0;
   for (int i = 0; i < b.n; i++) {
-    if (strstr(b.term[i].source, "seed 003 Theorem 1")) seen1 = b.term[i].valid && b.term[i].value == 6;
-    if (strstr(b.term[i].source, "seed 003 Theorem 2")) seen2 = b.term[i].valid && b.term[i].value == 18;
+    if (strstr(b.term[i].source, "Fujita Theorem 1")) seen1 = b.term[i].valid && b.term[i].value == 6;
+    if (strstr(b.term[i].source, "Fujita Theorem 2")) seen2 = b.term[i].valid && b.term[i].value == 18;
   }
   assert_true(seen1 && seen2);
   pb = bus_problem(8, 0);
@@ -354,7 +354,7 @@ static void test_cli(void **state) {
   out[len] = 0;
   assert_int_equal(pclose(f), 0);
   assert_non_null(strstr(out, "\"lower_bound\": 7.0"));
-  assert_non_null(strstr(out, "seed 003 Theorem 2"));
+  assert_non_null(strstr(out, "Fujita Theorem 2"));
 }
 
 static void test_table(void **state) {

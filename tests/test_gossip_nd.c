@@ -1,5 +1,5 @@
 /* dimwise, dimwise-colored and torgos: verification over many shapes under
- * strict contention, closed forms against the simulator, and seed 000
+ * strict contention, closed forms against the simulator, and Juurlink, Rao, Sibeyn 1996
  * Table 2's n = 27 cells. */
 #include "helpers.h"
 
@@ -106,7 +106,7 @@ static void test_closed_forms(void **state) {
   }
 }
 
-/* Seed 000 Table 2, n = 27: Approach 2-1 and TORGOS against our recounts
+/* Juurlink, Rao, Sibeyn 1996 Table 2, n = 27: Approach 2-1 and TORGOS against our recounts
  * (docs/paper-notes.md for the cells where the paper is lower). */
 static void test_table2_27(void **state) {
   (void)state;

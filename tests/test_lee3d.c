@@ -1,4 +1,4 @@
-/* seed 004: Property 5.6 by enumeration, lee3d and lee3d-long on TM(7)^3
+/* Delmas, Perennes 1996: Property 5.6 by enumeration, lee3d and lee3d-long on TM(7)^3
  * (Propositions 5.8, 6.3), refusals, closed forms, round lower bounds. */
 #include "helpers.h"
 

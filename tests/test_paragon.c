@@ -1,4 +1,4 @@
-/* Seed 000 section 7 in the model: the Intel Paragon's fitted 1D step
+/* Juurlink, Rao, Sibeyn 1996 section 7 in the model: the Intel Paragon's fitted 1D step
  * T(m) = 3.0e-4 + 2.2e-8 m seconds (ts = 3.0e-4 s, tl = 2.2e-8 s/B,
  * td = 0), 1 KB .. 64 KB per node, every algorithm priced by the shared
  * contention rule (docs/models.md). The paper measured Intel's gcolx at
@@ -89,7 +89,7 @@ static void test_paragon_ring81(void **state) {
   assert_true(seed_applies("ring:81"));
   sweep("ring:81", 1);
   /* the figures behind the factor: Approach 1 takes floor(81/2) = 40
-   * steps of one packet, the MPI ring 80 (seed 000 Lemma 4); another seed
+   * steps of one packet, the MPI ring 80 (Juurlink, Rao, Sibeyn 1996 Lemma 4); another seed
    * algorithm may tie with Approach 1 but not beat the bound here */
   best b = best_of("ring:81", 32768);
   double step = 3.0e-4 + 32768 * 2.2e-8;

@@ -1,6 +1,6 @@
-/* The two basic ring gossips of seed 000 section 4.1: verified on every
+/* The two basic ring gossips of Juurlink, Rao, Sibeyn 1996 section 4.1: verified on every
  * ring and line of 2..64 nodes, simulated cost equal to the closed forms,
- * and seed 000 Table 1's rows for Approach 1 and 2 (with the documented
+ * and Juurlink, Rao, Sibeyn 1996 Table 1's rows for Approach 1 and 2 (with the documented
  * differences of docs/paper-notes.md). */
 #include "helpers.h"
 
@@ -43,7 +43,7 @@ static void ring_lemma4(void **state) {
 }
 
 /* Approach 2 on 3^k nodes equals its closed form (with t_d too), and the
- * round counts are seed 002's 2k-1 (ring) and 2k (line). */
+ * round counts are Juurlink, Rao, Sibeyn 1998's 2k-1 (ring) and 2k (line). */
 static void concentrate_closed_form(void **state) {
   (void)state;
   for (int wrap = 0; wrap < 2; wrap++)
@@ -68,7 +68,7 @@ static void concentrate_closed_form(void **state) {
     }
 }
 
-/* Seed 000 Table 1, rows Approach 1 and Approach 2 (unit t'_l). */
+/* Juurlink, Rao, Sibeyn 1996 Table 1, rows Approach 1 and Approach 2 (unit t'_l). */
 static const uint32_t TN[4] = {27, 81, 243, 729};
 static const double TR[4] = {2, 10, 50, 250};
 static const double A1[4][4] = {

@@ -69,9 +69,6 @@ struct mg_trace;
 json_t *cli_utilisation_json(const struct mg_trace *t);
 void cli_print_utilisation(const struct mg_trace *t);
 
-/* "seed 00N" replaced by the paper's authors and year (docs/bibliography.md). */
-const char *cli_cite(const char *s, char *buf, size_t len);
-
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_bound(int argc, char **argv);

@@ -414,23 +414,3 @@ void cli_print_report(const char *algo, const mg_params *ps, const mg_problem_sp
          mg_fmt_double(rep->bytes_moved, a, sizeof a), mg_fmt_double(rep->max_arc_load, b, sizeof b));
   printf("simulation     %.3f s, peak RSS %.1f MiB\n", rep->wall_s, (double)rep->peak_rss_bytes / 1048576.0);
 }
-
-/* The seed papers by name (docs/bibliography.md): "seed 000" in a paper
- * field becomes "Juurlink, Rao, Sibeyn 1996", and so on. */
-const char *cli_cite(const char *s, char *buf, size_t len) {
-  static const char *const names[] = {"Juurlink, Rao, Sibeyn 1996", "Tseng, Ni, Sheu 1999",
-                                      "Juurlink, Rao, Sibeyn 1998 (journal)", "Fujita", "Delmas, Perennes 1996"};
-  size_t k = 0;
-  if (!len) return buf;
-  while (*s && k + 1 < len) {
-    if (!strncmp(s, "seed 00", 7) && s[7] >= '0' && s[7] <= '4') {
-      k += (size_t)snprintf(buf + k, len - k, "%s", names[s[7] - '0']);
-      if (k >= len) k = len - 1;
-      s += 8;
-    } else {
-      buf[k++] = *s++;
-    }
-  }
-  buf[k] = 0;
-  return buf;
-}

@@ -33,7 +33,7 @@ int cmd_bound(int argc, char **argv) {
     cli_print_json(json_pack("{s:f, s:o}", "lower_bound", b.lower_bound, "terms", terms));
     return EXIT_OK;
   }
-  char topo[128], src[256];
+  char topo[128];
   /* --r gives the papers' units (ts = r, tl = 1, L = 1), else seconds */
   const char *unit = o.have_r ? "t'_l" : "s";
   printf("%s on %s: lower bound %.10g %s\n", mg_problem_name(problem), mg_topo_format(&pb.topo, topo, sizeof topo),
@@ -44,6 +44,6 @@ int cmd_bound(int argc, char **argv) {
   printf("  %-*s  %16s  %s\n", w, "term", unit[0] == 's' ? "value [s]" : "value [t'_l]", "why  [source]");
   for (int i = 0; i < b.n; i++)
     printf("  %-*s  %16.10g  %s%s  [%s]\n", w, b.term[i].name, b.term[i].value,
-           b.term[i].valid ? "" : "(paper, not valid) ", b.term[i].note, cli_cite(b.term[i].source, src, sizeof src));
+           b.term[i].valid ? "" : "(paper, not valid) ", b.term[i].note, b.term[i].source);
   return EXIT_OK;
 }

@@ -20,13 +20,11 @@ int cmd_list(int argc, char **argv) {
     for (size_t i = 0; i < mg_algo_count(); i++) {
       const mg_algo *a = mg_algo_at(i);
       json_t *ps = json_array();
-      char paper[256];
       for (const mg_param_desc *p = a->params; p && p->name; p++)
         json_array_append_new(ps, json_pack("{s:s, s:s, s:s}", "name", p->name, "default", p->def, "doc", p->doc));
       json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o}", "name", a->name, "problem",
-                                           mg_problem_name(a->problem), "summary", a->summary, "paper",
-                                           cli_cite(a->paper, paper, sizeof paper), "restrictions", a->restrictions,
-                                           "rounding", a->rounding, "params", ps));
+                                           mg_problem_name(a->problem), "summary", a->summary, "paper", a->paper,
+                                           "restrictions", a->restrictions, "rounding", a->rounding, "params", ps));
     }
     cli_print_json(arr);
     return EXIT_OK;
@@ -34,11 +32,10 @@ int cmd_list(int argc, char **argv) {
   for (size_t i = 0; i < mg_algo_count(); i++) {
     const mg_algo *a = mg_algo_at(i);
     printf("%-22s %-8s %s\n", a->name, mg_problem_name(a->problem), a->summary);
-    char paper[256];
-    printf("%-22s          paper: %s\n", "", cli_cite(a->paper, paper, sizeof paper));
+    printf("%-22s          paper: %s\n", "", a->paper);
     printf("%-22s          applies to: %s\n", "", a->restrictions);
     for (const mg_param_desc *p = a->params; p && p->name; p++)
-      printf("%-22s          param %s (default %s): %s\n", "", p->name, p->def, cli_cite(p->doc, paper, sizeof paper));
+      printf("%-22s          param %s (default %s): %s\n", "", p->name, p->def, p->doc);
   }
   return EXIT_OK;
 }

@@ -30,7 +30,7 @@ static void cell_text(const mg_table_cell *c, char out[T_NCOLS][64]) {
 }
 
 static void print_text(const mg_table_desc *d, const mg_table *t) {
-  char head[T_NCOLS][64], text[T_NCOLS][64], title[512];
+  char head[T_NCOLS][64], text[T_NCOLS][64];
   const char *unit = d->unit && d->unit[0] ? d->unit : "";
   snprintf(head[T_ROW], 64, "row");
   snprintf(head[T_COL], 64, "col");
@@ -46,7 +46,7 @@ static void print_text(const mg_table_desc *d, const mg_table *t) {
     for (int k = 0; k < T_NCOLS; k++)
       if ((int)strlen(text[k]) > w[k]) w[k] = (int)strlen(text[k]);
   }
-  printf("%s\n", cli_cite(d->title, title, sizeof title));
+  printf("%s\n", d->title);
   printf("%-*s  %-*s  %-*s  %*s  %*s  %*s  params / note\n", w[T_ROW], head[T_ROW], w[T_COL], head[T_COL], w[T_ALGO],
          head[T_ALGO], w[T_PAPER], head[T_PAPER], w[T_CLOSED], head[T_CLOSED], w[T_SIM], head[T_SIM]);
   for (size_t i = 0; i < t->n; i++) {
@@ -74,8 +74,7 @@ int cmd_table(int argc, char **argv) {
                "each cell the paper's\n"
                "value, our closed form and our simulated, verified figure.\n\ntables:\n");
     for (size_t i = 0; i < mg_table_count(); i++) {
-      char title[256];
-      fprintf(f, "  %-14s %s\n", mg_table_at(i)->name, cli_cite(mg_table_at(i)->title, title, sizeof title));
+      fprintf(f, "  %-14s %s\n", mg_table_at(i)->name, mg_table_at(i)->title);
     }
     fprintf(f, "\nexample:\n  meshgossip table juurlink-t1\n");
     return EXIT_OK;

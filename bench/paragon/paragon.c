@@ -1,4 +1,4 @@
-/* The Paragon experiment of seed 000 section 7, on SimGrid's SMPI (or any
+/* The Paragon experiment of Juurlink, Rao, Sibeyn 1996 section 7, on SimGrid's SMPI (or any
  * MPI). One run times, at each message size (bytes per rank):
  *   ours  every registered algorithm of the problem that runs on --topo,
  *         and every 1D one on the ring of all ranks (row-major order), each

@@ -108,7 +108,7 @@ uint64_t mg_bus_phase_steps(const mg_bus_phase *ph);
 mg_status mg_bus_phase_emit(mg_bus_phase *ph, mg_emit *e, mg_err *err);
 void mg_bus_phase_free(mg_bus_phase *ph);
 
-/* The token sets of phase 1 of seed 003's algorithms: even[i*n ..] lists
+/* The token sets of phase 1 of Fujita's algorithms: even[i*n ..] lists
  * the tokens of row i with i + j even by ascending column (they go on the
  * row bus in that order), odd[j*n ..] those of column j with i + j odd by
  * ascending row. Token (item) id of node (i, j) = j + n*i. */
@@ -122,7 +122,7 @@ void mg_bus_sets_free(mg_bus_sets *s);
 /* Floor log base 3 / whether n is a power of 3. */
 int mg_is_pow(uint64_t n, uint64_t base, int *k);
 
-/* The gather-scatter ring plan of seed 001 (gstree.c): rounds of ring
+/* The gather-scatter ring plan of Tseng, Ni, Sheu 1999 (gstree.c): rounds of ring
  * transfers whose blocks are chosen by destination position in cyclic runs. */
 typedef struct mg_gs_run {
   uint32_t lo, len;
@@ -170,7 +170,7 @@ typedef struct mg_gs_group {
  * group a node belongs to (NULL: all in group 0; -1: idle). */
 mg_status mg_gs_emit_stage(mg_emit *e, const mg_topo *t, const mg_gs_group *g, int ngroups,
                            int (*group_of)(const uint32_t *x, void *arg), void *arg, mg_err *err);
-/* seed 004 section 5.1.3: the dipath of u_j (j = 0..2) of round 2-a
+/* Delmas, Perennes 1996 section 5.1.3: the dipath of u_j (j = 0..2) of round 2-a
  * (round_b = 0, M0 B1) or 2-b (round_b = 1, M0^2 B1); -u_j negates every
  * segment. */
 const mg_seg *mg_lee3d_dipath(int round_b, int j, int *nseg);

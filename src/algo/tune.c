@@ -1,4 +1,4 @@
-/* tune: the parameter search of seed 000 section 4.2 ("a small program
+/* tune: the parameter search of Juurlink, Rao, Sibeyn 1996 section 4.2 ("a small program
  * which searches for the optimal values"), made exact: every candidate is
  * generated and verified by the simulator, and the least verified cost
  * wins. */

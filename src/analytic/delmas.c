@@ -1,5 +1,5 @@
-/* Closed forms of seed 004; each function cites its proposition (see
- * delmas.h and docs/paper-notes.md, "Seed 004 (Delmas-Perennes)"). */
+/* Closed forms of Delmas, Perennes 1996; each function cites its proposition (see
+ * delmas.h and docs/paper-notes.md, "Delmas, Perennes 1996"). */
 #include "delmas.h"
 
 #include <math.h>

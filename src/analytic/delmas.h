@@ -1,4 +1,4 @@
-/* Closed forms of seed 004 (Delmas, Perennes, "Circuit-switched gossiping
+/* Closed forms of Delmas, Perennes ("Circuit-switched gossiping
  * in the 3-dimensional torus networks", INRIA RR-2930, 1996). Figures in
  * the paper's units: g_alpha rounds, g_delta switch settings (sum of the
  * longest dipath of each round), g_tau flow in units of L. */

@@ -1,4 +1,4 @@
-/* Seed 003 (Fujita): the theorems' bounds (sections 3-6) and exact step
+/* Fujita: the theorems' bounds (sections 3-6) and exact step
  * recounts of the mesh-bus algorithms. The recounts are written from the
  * bus loads alone (how many tokens each bus must carry for each sender in
  * each phase), independently of the generators in src/algo/bus_*.c, so

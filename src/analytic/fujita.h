@@ -1,4 +1,4 @@
-/* Seed 003 (Fujita, "Gossiping in Mesh-Bus Computers by Packets with
+/* Fujita ("Gossiping in Mesh-Bus Computers by Packets with
  * Bounded Length"): the theorems' bounds and exact step recounts of the
  * algorithms as this project builds them. n is the side of the n x n
  * mesh-bus, ell the tokens per message (0 = unbounded). */

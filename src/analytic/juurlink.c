@@ -1,11 +1,11 @@
-/* Closed forms of seed 000 section 4 and the refined counts of seed 002
+/* Closed forms of Juurlink, Rao, Sibeyn 1996 section 4 and the refined counts of Juurlink, Rao, Sibeyn 1998
  * (see juurlink.h). Every function cites its lemma. */
 #include "juurlink.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-/* Seed 000 Lemma 6, as printed (rounding as the lemma writes it). */
+/* Juurlink, Rao, Sibeyn 1996 Lemma 6, as printed (rounding as the lemma writes it). */
 double mg_jrs_lemma6(double n, double r, double a, double b, double terms[3]) {
   if (a < 2 || a > n || 2 * b - a + 2 < 1) return NAN;
   double t1 = log(n / a) / log(3.0) * r + n / (2 * a);
@@ -17,7 +17,7 @@ double mg_jrs_lemma6(double n, double r, double a, double b, double terms[3]) {
   return t1 + t2 + t3;
 }
 
-/* Seed 000 Lemma 5 (proof): at level j the first group of three holds
+/* Juurlink, Rao, Sibeyn 1996 Lemma 5 (proof): at level j the first group of three holds
  * 3^j PUs' data in each of its outer members, unless only two actives are
  * left, when the second one holds the remainder. */
 double mg_jrs_concentration_units(uint64_t s, int *steps) {
@@ -38,7 +38,7 @@ double mg_jrs_concentration_units(uint64_t s, int *steps) {
   return units;
 }
 
-/* Seed 002, phase 3 of CIRCGOS: one round of the two packet streams. */
+/* Juurlink, Rao, Sibeyn 1998, phase 3 of CIRCGOS: one round of the two packet streams. */
 uint64_t mg_jrs_phase3_round(uint64_t n, uint64_t b, uint64_t kmax, uint64_t m_two, uint64_t m_one, uint64_t *steps) {
   if (m_two == 0 && m_one == 0) {
     *steps = 0;
@@ -55,7 +55,7 @@ uint64_t mg_jrs_phase3_round(uint64_t n, uint64_t b, uint64_t kmax, uint64_t m_t
   return (uint64_t)k;
 }
 
-/* Seed 000 Lemma 6 with the step counts of seed 002 made exact for
+/* Juurlink, Rao, Sibeyn 1996 Lemma 6 with the step counts of Juurlink, Rao, Sibeyn 1998 made exact for
  * n = a^(m+1) on a ring. */
 double mg_jrs_circgos_ring(uint64_t n, double r, uint64_t a, uint64_t b, uint64_t k, double terms[3]) {
   if (a < 2 || a > n) return NAN;
@@ -80,7 +80,7 @@ double mg_jrs_circgos_ring(uint64_t n, double r, uint64_t a, uint64_t b, uint64_
   return t1 + t2 + t3;
 }
 
-/* Seed 000 Theorem 2: CIRCGOS(n/r, n/r). */
+/* Juurlink, Rao, Sibeyn 1996 Theorem 2: CIRCGOS(n/r, n/r). */
 void mg_jrs_theorem2_params(uint64_t n, double r, uint64_t *a, uint64_t *b) {
   double x = r > 0 ? floor((double)n / r + 0.5) : (double)n;
   if (x < 2) x = 2;
@@ -88,7 +88,7 @@ void mg_jrs_theorem2_params(uint64_t n, double r, uint64_t *a, uint64_t *b) {
   *a = *b = (uint64_t)x;
 }
 
-/* Seed 000 Lemma 3 (and Theorem 1): F(0)/dF steps, each costing r. */
+/* Juurlink, Rao, Sibeyn 1996 Lemma 3 (and Theorem 1): F(0)/dF steps, each costing r. */
 double mg_jrs_lemma3_units(double n, double r) {
   if (!(r > 0) || r > (n - 1) / exp(1.0) || n < 2) return NAN;
   return n * log(n) / log(n / r);

@@ -1,4 +1,4 @@
-/* Seed 000 sections 5 and 6: the paper's closed forms, as printed. */
+/* Juurlink, Rao, Sibeyn 1996 sections 5 and 6: the paper's closed forms, as printed. */
 #include "juurlink_2d.h"
 
 #include <math.h>

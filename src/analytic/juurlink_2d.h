@@ -1,4 +1,4 @@
-/* Seed 000's closed forms for 2D and d-D tori, as printed (cost units
+/* Juurlink, Rao, Sibeyn 1996's closed forms for 2D and d-D tori, as printed (cost units
  * t'_l = l t_l, r = t_s/t'_l, distance neglected, real-valued logarithms).
  * These reproduce the paper's Table 2; the algorithms' own closed forms
  * (whole step counts of our schedules) live in their files. */

@@ -1,4 +1,4 @@
-/* Closed forms of seed 001 (Tseng, Ni, Sheu): see tseng.h. Every figure is
+/* Closed forms of Tseng, Ni, Sheu 1999: see tseng.h. Every figure is
  * in blocks (b = 1); multiply by b*t_x. */
 #include "tseng.h"
 

@@ -1,6 +1,6 @@
-/* Closed forms of seed 001 (Tseng, Ni, Sheu, IEEE TC 1999). A cost is a
- * number of start-ups (x t_s) and a number of blocks transmitted on the
- * critical path (x b*t_x); mg_tseng_price turns it into time. */
+/* Closed forms of Tseng, Ni, Sheu, "Toward Optimal Complete Exchange on Wormhole-Routed Tori" (IEEE TC 1999). A cost is
+ * a number of start-ups (x t_s) and a number of blocks transmitted on the critical path (x b*t_x); mg_tseng_price turns
+ * it into time. */
 #ifndef MG_ANALYTIC_TSENG_H
 #define MG_ANALYTIC_TSENG_H
 

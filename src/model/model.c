@@ -232,7 +232,7 @@ mg_status mg_model_validate(const mg_model *m, const mg_topo *t, mg_problem prob
   /* Fujita defines the mesh-bus for gossip; the simulator resolves only
    * gossip selectors on buses */
   if (t->kind == MG_TOPO_MESHBUS && problem != MG_GOSSIP)
-    return mg_fail(err, MG_ERR_INVALID, "the mesh-bus model (seed 003) is defined for gossip only");
+    return mg_fail(err, MG_ERR_INVALID, "the mesh-bus model (Fujita) is defined for gossip only");
   if (m->contention == MG_CONT_FAIR && m->switching == MG_SW_SAF)
     return mg_fail(err, MG_ERR_INVALID, "contention=fair is defined for wormhole and circuit switching");
   /* Fujita's bus step is one start-up per round, whatever is on the bus */

@@ -1,6 +1,6 @@
-/* Lower bounds. Gossip: the terms of seed 000 Lemma 1 (concentrating all
+/* Lower bounds. Gossip: the terms of Juurlink, Rao, Sibeyn 1996 Lemma 1 (concentrating all
  * data in one node), generalised to any mesh or torus and to one-port.
- * Exchange: seed 001 Lemma 8 generalised: the blocks that must cross the
+ * Exchange: Tseng, Ni, Sheu 1999 Lemma 8 generalised: the blocks that must cross the
  * narrowest cut, over the arcs of that cut; and per-node injection. Each
  * term is a valid bound on its own; the bound is their maximum. */
 #include "../analytic/juurlink.h"
@@ -48,7 +48,7 @@ static double log_ceil(double N, double base) {
   return t;
 }
 
-/* Rings and lines (seed 000 section 3). Lemma 1 as printed uses N/deg,
+/* Rings and lines (Juurlink, Rao, Sibeyn 1996 section 3). Lemma 1 as printed uses N/deg,
  * which counts the receiving node's own packet: (N-1)/deg (the
  * "bandwidth" term above) is the valid form, the printed one is shown for
  * comparison. Lemma 3 / Theorem 1 bound the dissemination time of a
@@ -64,18 +64,19 @@ static void ring_bounds(const mg_problem_spec *pb, mg_bound *b) {
   int deg = 2; /* the paper's degree of a linear or circular array */
   char note[96];
   snprintf(note, sizeof note, "paper's N/deg with deg = %d: counts a node's own data; (N-1)/deg is valid", deg);
-  add(b, "lemma1-printed", n / deg * unit, "seed 000 Lemma 1 as printed", 0, note);
+  add(b, "lemma1-printed", n / deg * unit, "Juurlink, Rao, Sibeyn 1996 Lemma 1 as printed", 0, note);
   if (!(unit > 0) || !(m->ts > 0)) return;
   double r = m->ts / unit, v = mg_jrs_lemma3_units(n, r);
   if (isnan(v)) {
-    add(b, "dissemination", 0, "seed 000 Lemma 3 / Theorem 1", 0, "not in its regime: needs r <= (n-1)/e");
+    add(b, "dissemination", 0, "Juurlink, Rao, Sibeyn 1996 Lemma 3 / Theorem 1", 0,
+        "not in its regime: needs r <= (n-1)/e");
     return;
   }
-  add(b, "dissemination", v * unit, "seed 000 Lemma 3 / Theorem 1", 0,
+  add(b, "dissemination", v * unit, "Juurlink, Rao, Sibeyn 1996 Lemma 3 / Theorem 1", 0,
       "n ln n/ln(n/r), r <= (n-1)/e; restricted model, constant unstated: estimate");
 }
 
-/* Seed 004, all-port circuit switching with arc-disjoint dipaths: rounds
+/* Delmas, Perennes 1996, all-port circuit switching with arc-disjoint dipaths: rounds
  * from the arc-forwarding index (Propositions 4.4, 4.5, 4.7, Theorem 4.6,
  * Corollary 4.8) on TM(n)^k; g_delta >= D (section 3); Remark 6.5's
  * store-and-forward protocol as a comparison line. */
@@ -84,7 +85,8 @@ static void circuit_bounds(const mg_problem_spec *pb, mg_bound *b) {
   const mg_model *m = &pb->model;
   double N = t->N, D = (double)mg_topo_diameter(t);
   char note[96];
-  add(b, "distance", D * m->td, "seed 004 section 3: g_delta >= D(G)", 1, "switch settings along the diameter");
+  add(b, "distance", D * m->td, "Delmas, Perennes 1996 section 3: g_delta >= D(G)", 1,
+      "switch settings along the diameter");
   int cube = t->kind == MG_TOPO_GRID && mg_topo_is_torus(t) && t->n[0] >= 3;
   for (int k = 1; k < t->d; k++)
     cube = cube && t->n[k] == t->n[0];
@@ -93,16 +95,17 @@ static void circuit_bounds(const mg_problem_spec *pb, mg_bound *b) {
   double pi = mg_delmas_arc_forwarding(t->n[0], t->d);
   int g = mg_delmas_rounds_lb(N, Delta, pi);
   snprintf(note, sizeof note, "least g with TGL_max(g) >= pi = %.6g", pi);
-  add(b, "rounds (Prop 4.5)", g * m->ts, "seed 004 Props 4.4, 4.5, 4.7", 1, note);
+  add(b, "rounds (Prop 4.5)", g * m->ts, "Delmas, Perennes 1996 Props 4.4, 4.5, 4.7", 1, note);
   double th = ceil(mg_delmas_thm46(N, Delta, pi) - 1e-9);
-  add(b, "rounds (Thm 4.6)", th * m->ts, "seed 004 Thm 4.6, O() term explicit", 1,
+  add(b, "rounds (Thm 4.6)", th * m->ts, "Delmas, Perennes 1996 Thm 4.6, O() term explicit", 1,
       "t0 + log(pi/N) - log(2/Delta + t0), base Delta+1, rounded up");
-  add(b, "rounds (Cor 4.8)", mg_delmas_cor48(t->n[0], t->d) * m->ts, "seed 004 Cor 4.8 without O(loglog n)", 0,
+  add(b, "rounds (Cor 4.8)", mg_delmas_cor48(t->n[0], t->d) * m->ts,
+      "Delmas, Perennes 1996 Cor 4.8 without O(loglog n)", 0,
       "(k+1) log_{2k+1} n; the dropped O() term is unspecified");
   mg_delmas_cost f = mg_delmas_saf(t->n[0], t->d);
   snprintf(note, sizeof note, "an upper bound: %g rounds of length 1, flow (N-1)/2k", f.g_alpha);
   add(b, "saf protocol (Rem 6.5)", f.g_alpha * (m->ts + m->td) + f.g_tau * pb->bytes * m->tl,
-      "seed 004 Remark 6.5 (Fraigniaud)", 0, note);
+      "Delmas, Perennes 1996 Remark 6.5 (Fraigniaud)", 0, note);
 }
 
 static void gossip_bounds(const mg_problem_spec *pb, mg_bound *b) {
@@ -111,16 +114,16 @@ static void gossip_bounds(const mg_problem_spec *pb, mg_bound *b) {
   double N = t->N, L = pb->bytes;
   char note[96];
   if (m->switching == MG_SW_BUS) {
-    /* seed 003 section 3; a step costs t_s */
+    /* Fujita section 3; a step costs t_s */
     uint32_t n = t->n[0];
-    add(b, "steps", mg_fujita_t1(n) * m->ts, "seed 003 Theorem 1 (from its [3])", 1,
+    add(b, "steps", mg_fujita_t1(n) * m->ts, "Fujita Theorem 1 (from its [3])", 1,
         "ceil(n/2)+ceil(log2 n)-1 for unbounded packets; bounded ones are no faster");
     if (m->ell) {
       snprintf(note, sizeof note, "n^2(n+1) token copies over 2n buses, ell = %llu per message",
                (unsigned long long)m->ell);
-      add(b, "bandwidth", mg_fujita_t2(n, m->ell) * m->ts, "seed 003 Theorem 2 (n^2/2ell + n/2ell)", 1, note);
+      add(b, "bandwidth", mg_fujita_t2(n, m->ell) * m->ts, "Fujita Theorem 2 (n^2/2ell + n/2ell)", 1, note);
     } else {
-      add(b, "bandwidth", 0, "seed 003 Theorem 2 (n^2/2ell + n/2ell)", 0, "no bound: ell unbounded (ell=0)");
+      add(b, "bandwidth", 0, "Fujita Theorem 2 (n^2/2ell + n/2ell)", 0, "no bound: ell unbounded (ell=0)");
     }
     add(b, "fan-in", log_ceil(N, 3.0) * m->ts, "two buses heard per step", 1,
         "a node's knowledge at most triples per step");
@@ -130,7 +133,7 @@ static void gossip_bounds(const mg_problem_spec *pb, mg_bound *b) {
   int one = m->port == MG_PORT_ONE;
   double in = one ? 1 : dmin;
   snprintf(note, sizeof note, "(N-1)*L bytes over %s", one ? "one receive per round" : "the least in-degree");
-  add(b, "bandwidth", (N - 1) * L / in * m->tl, "seed 000 Lemma 1 (N*l*t_l/deg)", 1, note);
+  add(b, "bandwidth", (N - 1) * L / in * m->tl, "Juurlink, Rao, Sibeyn 1996 Lemma 1 (N*l*t_l/deg)", 1, note);
   double base = one ? 2.0 : (double)dmax + 1.0;
   double s = log_ceil(N, base);
   snprintf(note, sizeof note, "information grows at most %gx per round", base);
@@ -138,15 +141,16 @@ static void gossip_bounds(const mg_problem_spec *pb, mg_bound *b) {
     add(b, "distance", (double)mg_topo_diameter(t) * m->ts, "store-and-forward: D hops, each a start-up", 1,
         "one start-up per hop along the diameter");
   } else if (m->switching == MG_SW_CIRCUIT && !one) {
-    add(b, "startups", s * m->ts, "seed 004 t0 = ceil(log_{Delta+1} N)", 1, note);
+    add(b, "startups", s * m->ts, "Delmas, Perennes 1996 t0 = ceil(log_{Delta+1} N)", 1, note);
     circuit_bounds(pb, b);
   } else {
-    add(b, "startups", s * m->ts, one ? "one-port doubling (log2 N)" : "seed 000 Lemma 1 (log N / log(deg+1))", 1,
-        note);
-    add(b, "distance", (double)mg_topo_diameter(t) * m->td, "seed 000 Lemma 1 (D*t_d)", 1, "the diameter");
+    add(b, "startups", s * m->ts,
+        one ? "one-port doubling (log2 N)" : "Juurlink, Rao, Sibeyn 1996 Lemma 1 (log N / log(deg+1))", 1, note);
+    add(b, "distance", (double)mg_topo_diameter(t) * m->td, "Juurlink, Rao, Sibeyn 1996 Lemma 1 (D*t_d)", 1,
+        "the diameter");
   }
   if (t->d == 1 && !one && m->switching != MG_SW_SAF) ring_bounds(pb, b);
-  /* Seed 000 Corollary 2's "trivial lower bound" d log3 n t_s + n^d/(2d)
+  /* Juurlink, Rao, Sibeyn 1996 Corollary 2's "trivial lower bound" d log3 n t_s + n^d/(2d)
    * t'_l, for n^d grids of d >= 2: not valid as a bound. Its start-up term
    * uses base 3 where a node of degree 2d can reach (2d+1)^t nodes in t
    * rounds, and its transfer term charges N/(2d) units where a torus node's
@@ -159,8 +163,9 @@ static void gossip_bounds(const mg_problem_spec *pb, mg_bound *b) {
       cube &= t->n[k] == t->n[0];
     if (cube) {
       double n = t->n[0], d = t->d;
-      add(b, "trivial (paper)", d * (log(n) / log(3.0)) * m->ts + N * L / (2 * d) * m->tl, "seed 000 Corollary 2 proof",
-          0, "sum of a base-3 start-up count and N/(2d); not a valid bound");
+      add(b, "trivial (paper)", d * (log(n) / log(3.0)) * m->ts + N * L / (2 * d) * m->tl,
+          "Juurlink, Rao, Sibeyn 1996 Corollary 2 proof", 0,
+          "sum of a base-3 start-up count and N/(2d); not a valid bound");
     }
   }
 }
@@ -181,7 +186,7 @@ static void exchange_bounds(const mg_problem_spec *pb, mg_bound *b) {
     }
   }
   snprintf(note, sizeof note, "narrowest cut across dimension %d", bestk);
-  add(b, "bisection", best, "seed 001 Lemma 8, any torus or mesh", 1, note);
+  add(b, "bisection", best, "Tseng, Ni, Sheu 1999 Lemma 8, any torus or mesh", 1, note);
   int one = m->port == MG_PORT_ONE;
   double out = one ? 1 : min_in_degree(t);
   add(b, "injection", (N - 1) * B / out * m->tl, "each node sends N-1 blocks", 1,
@@ -194,7 +199,7 @@ static void exchange_bounds(const mg_problem_spec *pb, mg_bound *b) {
   add(b, "distance", (double)mg_topo_diameter(t) * m->td, "the diameter", 1, "");
 }
 
-/* Seed 004's round terms count arc-disjoint dipaths: with shared arcs
+/* Delmas, Perennes 1996's round terms count arc-disjoint dipaths: with shared arcs
  * (contention=shared or fair) they are kept for reference but are no bound.
  * The start-up terms stay valid: with shared arcs a node's k messages of a
  * round cost ceil(k/deg) start-ups (src/sim/sim.c, port_rule), so a round

@@ -1,4 +1,4 @@
-/* Seed 004 (Delmas, Perennes): the counts g_alpha (rounds), g_delta (sum
+/* Delmas, Perennes 1996: the counts g_alpha (rounds), g_delta (sum
  * of the longest dipath per round) and g_tau (flow, units of L) of the
  * protocols on TM(7^i)^3 for i = 1, 2, 3, paper beside ours, and the round
  * lower bound of section 4.
@@ -109,7 +109,8 @@ out:
 
 const mg_table_desc mg_table_delmas = {
     .name = "delmas",
-    .title = "seed 004: g_alpha, g_delta, g_tau on TM(7^i)^3 (circuit-switched, all-port) and round bounds",
+    .title =
+        "Delmas, Perennes 1996: g_alpha, g_delta, g_tau on TM(7^i)^3 (circuit-switched, all-port) and round bounds",
     .unit = "rounds",
     .build = build,
 };

@@ -1,4 +1,4 @@
-/* Seed 003 (Fujita) has no table of figures; this one lays its theorems
+/* Fujita has no table of figures; this one lays its theorems
  * beside the algorithms as built here. For n in {4, 8, 16, 32, 64} and ell
  * in {1, 2, 4, floor(sqrt n), n/2, n, 2n, n^2/4, n^2} (duplicates once),
  * one cell per algorithm (column: the theorem): "paper" = the theorem's stated upper bound in
@@ -159,7 +159,7 @@ static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
 
 const mg_table_desc mg_table_fujita = {
     .name = "fujita",
-    .title = "seed 003: mesh-bus gossip steps (ts = 1) against Theorems 1-8",
+    .title = "Fujita: mesh-bus gossip steps (ts = 1) against Theorems 1-8",
     .unit = "steps",
     .build = build,
 };

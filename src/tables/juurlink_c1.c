@@ -1,4 +1,4 @@
-/* Seed 000 Corollary 1 made visible: on a ring of n = 729 PUs, for
+/* Juurlink, Rao, Sibeyn 1996 Corollary 1 made visible: on a ring of n = 729 PUs, for
  * log n <= r <= n^(1-eps), tuned CIRCGOS against the better of Approach 1
  * (ring) and Approach 2 (concentrate). The paper gives no numbers here
  * (paper = NaN); the CIRCGOS cell's note carries the factor, its closed
@@ -61,7 +61,8 @@ static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
 
 const mg_table_desc mg_table_juurlink_c1 = {
     .name = "juurlink-cor1",
-    .title = "seed 000 Corollary 1: ring:729, tuned CIRCGOS vs Approaches 1 and 2 for log n <= r <= n^0.7",
+    .title =
+        "Juurlink, Rao, Sibeyn 1996 Corollary 1: ring:729, tuned CIRCGOS vs Approaches 1 and 2 for log n <= r <= n^0.7",
     .unit = "t'_l",
     .build = build,
 };

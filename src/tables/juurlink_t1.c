@@ -1,4 +1,4 @@
-/* Seed 000 Table 1: gossip on rings of n PUs, cost in units of t'_l for
+/* Juurlink, Rao, Sibeyn 1996 Table 1: gossip on rings of n PUs, cost in units of t'_l for
  * r = t_s/t'_l. Rows: Approach 1 (ring), Approach 2 (concentrate),
  * CIRCGOS with the paper's (a, b) and CIRCGOS tuned. Each cell: the
  * paper's value, our closed form, our simulated verified cost. For the
@@ -161,7 +161,7 @@ static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
 
 const mg_table_desc mg_table_juurlink_t1 = {
     .name = "juurlink-t1",
-    .title = "seed 000 Table 1: gossip on rings, cost in t'_l units",
+    .title = "Juurlink, Rao, Sibeyn 1996 Table 1: gossip on rings, cost in t'_l units",
     .unit = "t'_l",
     .build = build,
 };

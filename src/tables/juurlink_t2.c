@@ -1,4 +1,4 @@
-/* Seed 000 Table 2: gossip on n x n tori, cost in units of t'_l for
+/* Juurlink, Rao, Sibeyn 1996 Table 2: gossip on n x n tori, cost in units of t'_l for
  * r = t_s/t'_l. Rows: Approach 1-1, 2-1, 2-2 (dimwise-colored:phases=...),
  * TORGOS(3,3,1) and tuned TORGOS. Each cell: the paper's value, our closed
  * form (whole step counts of our schedule) and our simulated verified cost.
@@ -111,7 +111,7 @@ static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
 
 const mg_table_desc mg_table_juurlink_t2 = {
     .name = "juurlink-t2",
-    .title = "seed 000 Table 2: gossip on n x n tori, cost in t'_l units",
+    .title = "Juurlink, Rao, Sibeyn 1996 Table 2: gossip on n x n tori, cost in t'_l units",
     .unit = "t'_l",
     .build = build,
 };

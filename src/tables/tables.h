@@ -22,7 +22,7 @@ mg_status mg_table_fujita_build(mg_table *out, const mg_sim_opts *opts, uint32_t
 mg_status mg_table_simulate(const char *algo_spec, const mg_problem_spec *pb, const mg_sim_opts *opts, double *cost,
                             mg_err *err);
 
-/* Seed 001 tables (tseng_t3.c): simulate an exchange algorithm with ts = 0,
+/* Tseng, Ni, Sheu 1999 tables (tseng_t3.c): simulate an exchange algorithm with ts = 0,
  * tl = 1, one-port, giving start-ups and critical-path blocks (NaN if it
  * does not verify); add a cell "d=D ALGO" x col. */
 mg_status mg_tseng_simulate(const char *algo, const char *topo, const mg_sim_opts *opts, double *startups,

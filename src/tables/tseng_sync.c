@@ -1,4 +1,4 @@
-/* Seed 001 section 7: synchronisation of the ring gather-scatter exchange
+/* Tseng, Ni, Sheu 1999 section 7: synchronisation of the ring gather-scatter exchange
  * on rings of 2^d, d = 3..10. Columns: the global barriers a lock-step run
  * needs (2d-5, section 7.1); the local null-message synchronisations that
  * replace them (2d-5, section 7.2), counted in the simulated sync=1
@@ -62,7 +62,7 @@ static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
 
 const mg_table_desc mg_table_tseng_sync = {
     .name = "tseng-sync",
-    .title = "seed 001 section 7: barriers and null-message synchronisation on rings of 2^d",
+    .title = "Tseng, Ni, Sheu 1999 section 7: barriers and null-message synchronisation on rings of 2^d",
     .unit = "count | b t_x",
     .build = build,
 };

@@ -1,4 +1,4 @@
-/* Seed 001 Table 3: start-up (x t_s) and transmission (x b t_x) costs of
+/* Tseng, Ni, Sheu 1999 Table 3: start-up (x t_s) and transmission (x b t_x) costs of
  * complete exchange on a 2^d x 2^d torus, d = 4..10: the paper's printed
  * rows (T-2D1, T-2D2 of Suh-Yalamanchili, DP-2D of Tseng et al., T4), our
  * closed forms (Theorem 2 for T4, Lemma 7 for T1; the comparison algorithms
@@ -109,7 +109,7 @@ out:
 
 const mg_table_desc mg_table_tseng_t3 = {
     .name = "tseng-t3",
-    .title = "seed 001 Table 3: complete exchange on 2^d x 2^d tori (x t_s, x b t_x)",
+    .title = "Tseng, Ni, Sheu 1999 Table 3: complete exchange on 2^d x 2^d tori (x t_s, x b t_x)",
     .unit = "t_s | b t_x",
     .build = build,
 };

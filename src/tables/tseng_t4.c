@@ -1,4 +1,4 @@
-/* Seed 001 Table 4: start-up and transmission costs of complete exchange on
+/* Tseng, Ni, Sheu 1999 Table 4: start-up and transmission costs of complete exchange on
  * a 2^d x 2^d x 2^d torus, d = 5..10: printed rows (T-3D1, T-3D2, DP-3D,
  * C64), our closed forms (Theorem 3 for C64, section 4 for C1) and Lemma 8.
  * The printed rows start at 32^3, 10^9 blocks (21 GB of simulator state),
@@ -61,7 +61,7 @@ out:
 
 const mg_table_desc mg_table_tseng_t4 = {
     .name = "tseng-t4",
-    .title = "seed 001 Table 4: complete exchange on 2^d x 2^d x 2^d tori (x t_s, x b t_x)",
+    .title = "Tseng, Ni, Sheu 1999 Table 4: complete exchange on 2^d x 2^d x 2^d tori (x t_s, x b t_x)",
     .unit = "t_s | b t_x",
     .build = build,
 };

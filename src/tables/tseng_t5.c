@@ -1,4 +1,4 @@
-/* Seed 001 Table 5: limit (d -> infinity) speedups on transmission time of
+/* Tseng, Ni, Sheu 1999 Table 5: limit (d -> infinity) speedups on transmission time of
  * T4 over T-2D1, T-2D2, DP-2D and of C64 over T-3D1, T-3D2, DP-3D. Paper:
  * the printed fractions; closed form: the ratio of the Table 3/4 formulas
  * at d = 60 (the lower-order terms are below 1e-8 there); simulated: the
@@ -41,7 +41,7 @@ static mg_status build(mg_table *out, const mg_sim_opts *opts, mg_err *err) {
 
 const mg_table_desc mg_table_tseng_t5 = {
     .name = "tseng-t5",
-    .title = "seed 001 Table 5: limit speedups on transmission time",
+    .title = "Tseng, Ni, Sheu 1999 Table 5: limit speedups on transmission time",
     .unit = "ratio",
     .build = build,
 };

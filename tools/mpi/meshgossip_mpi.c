@@ -6,7 +6,7 @@
  *     (or over K passes of one process): the same output (dist.c,
  *     docs/distributed.md).
  *   meshgossip-mpi calibrate [--sizes a,b,...] [--reps R] [--json]
- *     times the basic steps of seed 000 section 7 on a ring of all ranks
+ *     times the basic steps of Juurlink, Rao, Sibeyn 1996 section 7 on a ring of all ranks
  *     and fits T(m) = a + b*m to each by least squares:
  *       1D-send         every rank sends m bytes to its right neighbour
  *       1D-concentrate  in each triple, both ends send to the middle

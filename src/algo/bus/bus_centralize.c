@@ -1,5 +1,5 @@
 /*
- * bus-centralize — algorithm CENTRALIZE of seed 003 (section 5.2, Theorem
+ * bus-centralize — algorithm CENTRALIZE of Fujita (section 5.2, Theorem
  * 7; the unbounded-packet algorithm of its reference [3]) on an n x n
  * mesh-bus computer.
  *
@@ -168,7 +168,7 @@ const mg_algo mg_algo_bus_centralize = {
     .name = "bus-centralize",
     .problem = MG_GOSSIP,
     .summary = "CENTRALIZE: collect on the diagonal, merge pairwise into one node, broadcast",
-    .paper = "seed 003 section 5.2, Theorem 7",
+    .paper = "Fujita section 5.2, Theorem 7",
     .restrictions = "gossip on meshbus:N, any N >= 2 and any ell",
     .rounding = "an unpaired holder waits a level; sets over ell tokens take several steps; the final broadcast "
                 "is pipelined in ceil(n^2/ell) + 1 steps",

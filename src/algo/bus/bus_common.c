@@ -1,4 +1,4 @@
-/* Mesh-bus phases shared by the seed 003 algorithms (bus_simple.c,
+/* Mesh-bus phases shared by the Fujita algorithms (bus_simple.c,
  * bus_partition.c, bus_centralize.c): the paper describes every phase as
  * "these nodes send these token sets through their row (column) bus", each
  * bus used by its senders one after another. A phase here is that

@@ -1,5 +1,5 @@
 /*
- * bus-partition, bus-partition-theta — algorithm PARTITION of seed 003
+ * bus-partition, bus-partition-theta — algorithm PARTITION of Fujita
  * (section 5.1, Theorems 5 and 6) and its variant for ell = Theta(n)
  * (section 6, Theorem 8) on an n x n mesh-bus computer.
  *
@@ -225,7 +225,7 @@ const mg_algo mg_algo_bus_partition = {
     .name = "bus-partition",
     .problem = MG_GOSSIP,
     .summary = "PARTITION: SIMPLE's phase 1, forwarding in diagonal m x m blocks, then one sender per group",
-    .paper = "seed 003 section 5.1, Theorems 5 and 6",
+    .paper = "Fujita section 5.1, Theorems 5 and 6",
     .restrictions = "gossip on meshbus:N with ell >= N/2 (m = floor(2 ell/N) >= 1), or an explicit m",
     .rounding = "the last group holds n - (sigma-1) m indices; its phase-3 sender is lo + k mod size",
     .params = partition_params,
@@ -240,7 +240,7 @@ const mg_algo mg_algo_bus_partition_theta = {
     .name = "bus-partition-theta",
     .problem = MG_GOSSIP,
     .summary = "PARTITION with m = floor(2c) for ell <= c n; long sets cut into ell-token messages",
-    .paper = "seed 003 section 6, Theorem 8",
+    .paper = "Fujita section 6, Theorem 8",
     .restrictions = "gossip on meshbus:N with a bounded ell",
     .rounding = "as bus-partition; phase-3 sets over ell tokens take several steps",
     .params = theta_params,

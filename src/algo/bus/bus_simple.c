@@ -1,5 +1,5 @@
 /*
- * bus-simple, bus-simple-refined — algorithm SIMPLE of seed 003 (section
+ * bus-simple, bus-simple-refined — algorithm SIMPLE of Fujita (section
  * 4.1, Theorem 3, Corollary 2) and its refinement (section 4.2, Theorem 4)
  * on an n x n mesh-bus computer whose messages carry at most ell tokens.
  *
@@ -146,7 +146,7 @@ const mg_algo mg_algo_bus_simple = {
     .name = "bus-simple",
     .problem = MG_GOSSIP,
     .summary = "SIMPLE: broadcast on one bus, then forward on the other, sets cut into ell-token messages",
-    .paper = "seed 003 section 4.1, Theorem 3, Corollary 2",
+    .paper = "Fujita section 4.1, Theorem 3, Corollary 2",
     .restrictions = "gossip on meshbus:N, any N >= 2 and any ell",
     .rounding = "phase 1 takes ceil(n/2) steps; a set longer than ell goes in ceil(size/ell) messages",
     .params = no_params,
@@ -159,7 +159,7 @@ const mg_algo mg_algo_bus_simple_refined = {
     .name = "bus-simple-refined",
     .problem = MG_GOSSIP,
     .summary = "SIMPLE with up to ell-1 heard tokens piggy-backed on each phase-1 message",
-    .paper = "seed 003 section 4.2, Theorem 4",
+    .paper = "Fujita section 4.2, Theorem 4",
     .restrictions = "gossip on meshbus:N, any N >= 2 and any ell",
     .rounding = "as bus-simple; the t-th phase-1 sender adds min(t-1, ell-1) tokens",
     .params = no_params,

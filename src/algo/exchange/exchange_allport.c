@@ -24,7 +24,7 @@
  * destinations in column v with y of one parity (n_y/2 blocks); one of
  * round 1 along y the blocks from sources of u's row with x of one parity
  * (n_x/2 blocks). Each dimension then carries 1/d of the data per round,
- * so the transfer term is the bisection bound (seed 001 Lemma 8) rather
+ * so the transfer term is the bisection bound (Tseng, Ni, Sheu 1999 Lemma 8) rather
  * than d times it: on a k x k torus, k even, N k b tl/8 in all.
  *
  * Cost under contention=shared, wormhole or circuit, 2D with even extents

@@ -1,6 +1,6 @@
 /*
  * exchange-dimwise — complete exchange on a torus dimension by dimension:
- * the ring exchange of seed 001 (gather-scatter trees, exchange-ring) along
+ * the ring exchange of Tseng, Ni, Sheu 1999 (gather-scatter trees, exchange-ring) along
  * axis 0 on every ring at once, then axis 1, ... Algorithm T1 in 2D
  * (section 3.1) and C1 in 3D (section 4); any d, any extents (section 5).
  * In the stage of axis k a node forwards, for each ring destination, the
@@ -88,7 +88,7 @@ const mg_algo mg_algo_exchange_dimwise = {
     .name = "exchange-dimwise",
     .problem = MG_EXCHANGE,
     .summary = "T1/C1: the ring gather-scatter exchange along each axis in turn",
-    .paper = "seed 001 section 3.1 (T1, Lemma 7), section 4 (C1), section 5",
+    .paper = "Tseng, Ni, Sheu 1999 section 3.1 (T1, Lemma 7), section 4 (C1), section 5",
     .restrictions = "tori, any dimension count and extents",
     .rounding = "each axis uses the ring plan of its own length",
     .params = dimwise_params,

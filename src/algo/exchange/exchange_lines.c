@@ -30,7 +30,7 @@
  *                    n_k^2/8 when 4 | n_k)
  *   ring, n_k odd:   (n_k^2 - 1)/8  (offsets 1..(n_k-1)/2)
  *   line:            floor(n_k/2) ceil(n_k/2)  (the middle arc)
- * Against the bisection bound (seed 001 Lemma 8; src/sim/bound.c) the
+ * Against the bisection bound (Tseng, Ni, Sheu 1999 Lemma 8; src/sim/bound.c) the
  * transfer term is d times the bound on a k-ary d-cube (each stage moves
  * every block across its dimension's cut); exchange-allport
  * (exchange_allport.c) runs the d stages at once to remove that factor.

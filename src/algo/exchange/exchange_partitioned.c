@@ -1,5 +1,5 @@
 /*
- * exchange-partitioned — algorithms T4 (2D, section 3.2) and C64 (3D, section 4) of seed 001. T4: the 2D
+ * exchange-partitioned — algorithms T4 (2D, section 3.2) and C64 (3D, section 4) of Tseng, Ni, Sheu 1999. T4: the 2D
  * torus is cut into four node-disjoint logical tori P_{i,j} = {(x,y) : x mod
  * 2 = i, y mod 2 = j}, each a dilation-2 torus of (n0/2) x (n1/2) nodes.
  *   Pre1: (x,y) -> (x+1,y) all blocks aimed at P_{i+1,j} and P_{i+1,j+1};
@@ -220,7 +220,7 @@ const mg_algo mg_algo_exchange_partitioned = {
     .name = "exchange-partitioned",
     .problem = MG_EXCHANGE,
     .summary = "T4 (2D) / C64 (3D): node-disjoint dilated logical tori run T1 / C1 at once",
-    .paper = "seed 001 section 3.2 (T4, Theorem 2, Table 1), section 4 (C64, Theorem 3, Table 2)",
+    .paper = "Tseng, Ni, Sheu 1999 section 3.2 (T4, Theorem 2, Table 1), section 4 (C64, Theorem 3, Table 2)",
     .restrictions = "2D tori with even extents; 3D tori with extents multiple of 4",
     .rounding = "logical rings of any length use the irregular trees of section 5",
     .params = part_params,

@@ -1,6 +1,6 @@
 /*
  * exchange-ring — complete exchange on a ring by the positive and negative
- * gather-scatter trees of seed 001 (Tseng, Ni, Sheu), section 2: gathering
+ * gather-scatter trees of Tseng, Ni, Sheu 1999, section 2: gathering
  * phases GP_0..GP_{d-2}, then scattering phases SP_{d-2}..SP_0 on each tree
  * (Definitions 1-3), blocks routed by the rules of sections 2.2-2.3, the
  * two trees overlapped under the one-port model with the negative phases
@@ -150,7 +150,7 @@ const mg_algo mg_algo_exchange_ring = {
     .name = "exchange-ring",
     .problem = MG_EXCHANGE,
     .summary = "gather-scatter trees, + and - overlapped under one-port",
-    .paper = "seed 001 section 2 (Definitions 1-3, Lemmas 2-6, Theorem 1), section 5",
+    .paper = "Tseng, Ni, Sheu 1999 section 2 (Definitions 1-3, Lemmas 2-6, Theorem 1), section 5",
     .restrictions = "rings, any n >= 2",
     .rounding = "non-powers of two use the irregular trees of section 5; a clashing phase takes two rounds",
     .params = xring_params,

@@ -1,5 +1,5 @@
 /*
- * gstree — the ring plan behind the complete-exchange algorithms of seed 001
+ * gstree — the ring plan behind the complete-exchange algorithms of Tseng, Ni, Sheu 1999
  * (Tseng, Ni, Sheu): positive and negative gather-scatter trees on a ring of
  * n nodes (Definitions 1-3, section 5 for any n), routed by destination and
  * overlapped under the one-port model (section 2.4).

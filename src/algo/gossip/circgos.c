@@ -1,6 +1,6 @@
 /*
- * circgos — CIRCGOS(a, b) of seed 000 (section 4.2, Lemma 6, Theorem 2)
- * with the pipelined phase 3 of seed 002 (k packets, rightward in order,
+ * circgos — CIRCGOS(a, b) of Juurlink, Rao, Sibeyn 1996 (section 4.2, Lemma 6, Theorem 2)
+ * with the pipelined phase 3 of Juurlink, Rao, Sibeyn 1998 (k packets, rightward in order,
  * leftward in reverse order), on rings and lines.
  *
  * Phase 1: the n nodes are cut into a segments [floor(i n/a),
@@ -17,7 +17,7 @@
  *   on its left in reverse order; each new bridgehead forwards what it
  *   received the step before. With m new bridgeheads in a gap and b steps,
  *   new bridgehead j gets b-j+1 packets from the left and b-(m+1-j)+1 from
- *   the right, so k = 2b - m + 1 packets fit (seed 000's n/(2b-a+2)).
+ *   the right, so k = 2b - m + 1 packets fit (Juurlink, Rao, Sibeyn 1996's n/(2b-a+2)).
  *   Each stream only carries packets the receivers do not get from the
  *   other side, so every new bridgehead receives each packet once.
  *   Rounds: ceil(log_a n) - 1 when n is a power of a.
@@ -27,7 +27,7 @@
  *   one-sided gap of m new nodes needs k + m - 1 steps, so the round takes
  *   max over gaps and k is cut to fit b where it can.
  * Refinement (skip=1): phase 3 transfers carry their packet minus what the
- *   receiver holds (seed 000: "exploiting in Phase 3 that already part of
+ *   receiver holds (Juurlink, Rao, Sibeyn 1996: "exploiting in Phase 3 that already part of
  *   the data are known"); a round costs less only when every transfer of a
  *   step shrinks, e.g. a=3, b=1, where a new bridgehead already holds its
  *   concentrated third.
@@ -114,7 +114,7 @@ static mg_status cg_check(const mg_problem_spec *pb, const mg_params *ps, mg_err
   if (st != MG_OK) return st;
   if (pb->model.port == MG_PORT_ONE)
     return mg_fail(err, MG_ERR_UNSUPPORTED,
-                   "circgos needs all ports: a node sends both ways in a step (seed 000 section 2)");
+                   "circgos needs all ports: a node sends both ways in a step (Juurlink, Rao, Sibeyn 1996 section 2)");
   return cg_params(pb, ps, &c, err);
 }
 
@@ -407,7 +407,7 @@ out:
   return st;
 }
 
-/* Predicted cost from the geometry, t_d neglected (as seed 000 does). */
+/* Predicted cost from the geometry, t_d neglected (as Juurlink, Rao, Sibeyn 1996 does). */
 static double cg_estimate(const cg_cfg *c, const cg_geom *g, const mg_problem_spec *pb, int64_t *rounds) {
   double ts = pb->model.ts, unit = pb->bytes * pb->model.tl, cost = 0;
   int64_t r = 0;
@@ -540,7 +540,7 @@ static const mg_param_desc cg_params_desc[] = {
     {"a", "auto", "bridgeheads after phase 1 and factor of phase 3; auto: Theorem 2, round(n t'_l/t_s) in [2, n]"},
     {"b", "auto", "steps per phase-3 round (raised if too few for one packet); auto: b = a (Theorem 2)"},
     {"k", "0", "packets per phase-3 round; 0: as many as b steps allow (2b - a + 2 on full gaps)"},
-    {"skip", "0", "1: phase-3 transfers skip what the receiver already holds (seed 000 section 4.2)"},
+    {"skip", "0", "1: phase-3 transfers skip what the receiver already holds (Juurlink, Rao, Sibeyn 1996 section 4.2)"},
     {NULL, NULL, NULL},
 };
 
@@ -548,7 +548,8 @@ const mg_algo mg_algo_circgos = {
     .name = "circgos",
     .problem = MG_GOSSIP,
     .summary = "CIRCGOS(a,b): concentrate into a bridgeheads, circulate, multiply bridgeheads by a in pipelined rounds",
-    .paper = "seed 000 section 4.2, Lemma 6, Theorem 2; phase 3 pipelining of seed 002",
+    .paper =
+        "Juurlink, Rao, Sibeyn 1996 section 4.2, Lemma 6, Theorem 2; phase 3 pipelining of Juurlink, Rao, Sibeyn 1998",
     .restrictions = "rings and lines, any n >= 2, 2 <= a <= n; all-port",
     .rounding = "segments floor(i n/a); a gap of G > a nodes gets new bridgeheads at floor(j G/a), a gap of G <= a all "
                 "its nodes; packets are origin ranges floor(q n/k); k = min(k, 2b - m + 1) per round (m = largest "

@@ -1,6 +1,6 @@
 /*
- * concentrate — Approach 2 of seed 000 (section 4.1, Lemma 5) with the
- * step count of seed 002: recursive concentration by threes, then the
+ * concentrate — Approach 2 of Juurlink, Rao, Sibeyn 1996 (section 4.1, Lemma 5) with the
+ * step count of Juurlink, Rao, Sibeyn 1998: recursive concentration by threes, then the
  * reverse dissemination.
  *
  * Levels: the active nodes (at first all) are cut into consecutive groups
@@ -9,7 +9,7 @@
  * concentration stops when at most three active nodes (bridgeheads) are
  * left; they exchange their data along the two directions of the ring in
  * one step, so that the last concentration and the first dissemination
- * step are one (seed 002: "after log3 n - 1 steps three bridgeheads
+ * step are one (Juurlink, Rao, Sibeyn 1998: "after log3 n - 1 steps three bridgeheads
  * contain the complete data"). On a line it goes on to a single node.
  * Then each level is undone: every middle sends all data to the other
  * members of its group.
@@ -17,7 +17,7 @@
  * Rounds (n = 3^k): ring 2k - 1, line 2k.
  * Cost (n = 3^k, ring): (2k-1)*t_s + ((k-1)*n + (n-1)/2)*l*t_l
  *   + (2n/3 - 1)*t_d: concentration (n/3-1)/2, bridgehead exchange n/3,
- *   k-1 disseminations of n. Seed 002 counts (2k-1) start-ups and (k-1)*n
+ *   k-1 disseminations of n. Juurlink, Rao, Sibeyn 1998 counts (2k-1) start-ups and (k-1)*n
  *   transfer units, dropping the (n-1)/2 of the concentration as a
  *   lower-order term (docs/paper-notes.md).
  * Line (n = 3^k): 2k*t_s + (k*n + (n-1)/2)*l*t_l + (n-1)*t_d.
@@ -151,7 +151,7 @@ const mg_algo mg_algo_concentrate = {
     .name = "concentrate",
     .problem = MG_GOSSIP,
     .summary = "Approach 2: concentrate by threes into bridgeheads, then disseminate",
-    .paper = "seed 000 section 4.1, Lemma 5; step counts of seed 002",
+    .paper = "Juurlink, Rao, Sibeyn 1996 section 4.1, Lemma 5; step counts of Juurlink, Rao, Sibeyn 1998",
     .restrictions = "rings and lines, any n >= 2",
     .rounding = "groups of three from the left; a trailing group of 1 or 2 concentrates into its first node; "
                 "a ring stops at 2 or 3 bridgeheads",

@@ -1,6 +1,6 @@
 /*
- * cubgos — CUBGOS of seed 000 section 6.2 (Definition 1, Lemma 9, Lemma 10,
- * Theorem 4) with the parameters of seed 002's CUBGOS(n, a, b): TORGOS on
+ * cubgos — CUBGOS of Juurlink, Rao, Sibeyn 1996 section 6.2 (Definition 1, Lemma 9, Lemma 10,
+ * Theorem 4) with the parameters of Juurlink, Rao, Sibeyn 1998's CUBGOS(n, a, b): TORGOS on
  * the generalized diagonals of a d-dimensional torus or mesh, any d >= 2.
  *
  * Every node's data is cut into P = d pieces (colours). Colour c works with
@@ -24,7 +24,7 @@
  *     that y_{A_i} = x_{A_i} (mod s_{j+1}). After the last round every node
  *     holds everything. For d = 2 this is torgos with the diagonal
  *     x0 + x1 = 0 (mod s) instead of x0 - x1.
- * CUBGOS(n, d) of seed 000 is cubgos:a=3,b=3,x=1.
+ * CUBGOS(n, d) of Juurlink, Rao, Sibeyn 1996 is cubgos:a=3,b=3,x=1.
  * Rounds: ceil(log3 s) + d floor(a/2) + sum_j (x_j + (d-1) floor(b_j/2)).
  * Cost (torus n^d, wormhole, t'_l = l t_l, distance neglected): phase 1
  *   ceil(log3 s) t_s + about s/(2d) t'_l; phase 2, axis i: floor(a/2)(t_s +
@@ -401,7 +401,8 @@ const mg_algo mg_algo_cubgos = {
     .name = "cubgos",
     .problem = MG_GOSSIP,
     .summary = "CUBGOS(n,a,b): TORGOS on generalized diagonals, d colours on rotated axes, any d >= 2",
-    .paper = "seed 000 section 6 (Definition 1, Lemmas 9-10, Theorem 4); seed 002 CUBGOS(n,a,b)",
+    .paper = "Juurlink, Rao, Sibeyn 1996 section 6 (Definition 1, Lemmas 9-10, Theorem 4); Juurlink, Rao, Sibeyn 1998 "
+             "CUBGOS(n,a,b)",
     .restrictions = "tori and meshes of d >= 2 dimensions; a divides n0 and n0/a divides every extent; all-port",
     .rounding = "a = auto takes 3 or the least a whose spacing divides every extent; b factors n0/a greedily, "
                 "the last round takes the remaining factor; x_i >= floor(b_i/2); meshes add a round for "

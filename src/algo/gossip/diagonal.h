@@ -1,4 +1,4 @@
-/* The plan shared by torgos and cubgos (seed 000 sections 5.2 and 6.2):
+/* The plan shared by torgos and cubgos (Juurlink, Rao, Sibeyn 1996 sections 5.2 and 6.2):
  * a segment of s nodes concentrated by threes into its diagonal point
  * (phase 1), and the per-round b_j, x_j of the multiplying rounds. */
 #ifndef MG_DIAGONAL_H

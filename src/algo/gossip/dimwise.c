@@ -1,5 +1,5 @@
 /*
- * dimwise, dimwise-colored — HIGH-DIM-GOS and HIGH-DIM-GOS' of seed 000
+ * dimwise, dimwise-colored — HIGH-DIM-GOS and HIGH-DIM-GOS' of Juurlink, Rao, Sibeyn 1996
  * (section 4.3; section 5.1, Lemma 7, for d = 2).
  *
  * dimwise (HIGH-DIM-GOS): d phases; in phase f every line along axis f
@@ -23,7 +23,7 @@
  * circgos, the tunable ones tuned) on one line with that phase's packet
  * size and takes the cheapest: a lifted phase costs exactly its 1D cost with
  * bytes scaled (src/algo/lift.h), so on an n x ... x n grid auto is the best
- * combination. Seed 000's Approaches 1-1, 2-1, 2-2 are
+ * combination. Juurlink, Rao, Sibeyn 1996's Approaches 1-1, 2-1, 2-2 are
  * dimwise-colored:phases=1-1, phases=2-1, phases=2-2.
  *
  * Rounds: sum over phases of the 1D round counts (colored: the largest
@@ -288,7 +288,7 @@ const mg_algo mg_algo_dimwise = {
     .name = "dimwise",
     .problem = MG_GOSSIP,
     .summary = "HIGH-DIM-GOS: a 1D gossip along each axis in turn, the best 1D algorithm per phase",
-    .paper = "seed 000 section 4.3 (HIGH-DIM-GOS), Theorem 3",
+    .paper = "Juurlink, Rao, Sibeyn 1996 section 4.3 (HIGH-DIM-GOS), Theorem 3",
     .restrictions = "tori and meshes of 2 or more dimensions, any extents",
     .rounding = "none: each line uses its 1D algorithm's own rounding; non-square grids use each axis's length",
     .params = dw_params,
@@ -301,7 +301,7 @@ const mg_algo mg_algo_dimwise_colored = {
     .name = "dimwise-colored",
     .problem = MG_GOSSIP,
     .summary = "HIGH-DIM-GOS': d colours (pieces) gossip along d different axes at once; Approaches 1-1, 2-1, 2-2",
-    .paper = "seed 000 sections 4.3 (HIGH-DIM-GOS') and 5.1, Lemma 7",
+    .paper = "Juurlink, Rao, Sibeyn 1996 sections 4.3 (HIGH-DIM-GOS') and 5.1, Lemma 7",
     .restrictions = "tori and meshes of 2 or more dimensions, any extents; all-port",
     .rounding = "none: each line uses its 1D algorithm's own rounding; on non-square grids the colours of a phase "
                 "run in the same rounds and the phase lasts as long as its longest colour",

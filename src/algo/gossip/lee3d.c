@@ -1,6 +1,6 @@
 /*
  * lee3d, lee3d-long — circuit-switched gossip on TM(7^i)^3 through the
- * perfect Lee code C = {x : x1 + 2 x2 + 3 x3 = 0 mod 7} (seed 004, Delmas
+ * perfect Lee code C = {x : x1 + 2 x2 + 3 x3 = 0 mod 7} (Delmas, Perennes 1996, Delmas
  * and Perennes, sections 5 and 6). All-port, full-duplex, every round's
  * dipaths arc-disjoint.
  *
@@ -88,8 +88,8 @@ static mg_status lee_check_named(const mg_problem_spec *pb, const char *name, mg
   if (pb->problem != MG_GOSSIP) return mg_fail(err, MG_ERR_UNSUPPORTED, "%s is a gossip algorithm", name);
   if (!lee3d_side(&pb->topo, &i))
     return mg_fail(err, MG_ERR_UNSUPPORTED,
-                   "%s needs a 3D torus 7^i x 7^i x 7^i (perfect Lee code, seed 004 section 5.2), not %s", name,
-                   mg_topo_format(&pb->topo, topo, sizeof topo));
+                   "%s needs a 3D torus 7^i x 7^i x 7^i (perfect Lee code, Delmas, Perennes 1996 section 5.2), not %s",
+                   name, mg_topo_format(&pb->topo, topo, sizeof topo));
   if (pb->model.port != MG_PORT_ALL)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "%s is all-port: a code vertex talks to six neighbours per round", name);
   return MG_OK;
@@ -268,7 +268,7 @@ const mg_algo mg_algo_lee3d = {
     .name = "lee3d",
     .problem = MG_GOSSIP,
     .summary = "circuit-switched gossip through the perfect Lee code x1+2x2+3x3 = 0 mod 7, 4 rounds per level",
-    .paper = "seed 004 sections 5.1-5.2, Propositions 5.8, 5.17",
+    .paper = "Delmas, Perennes 1996 sections 5.1-5.2, Propositions 5.8, 5.17",
     .restrictions = "3D torus 7^i x 7^i x 7^i, all-port",
     .rounding = "none: other sizes are refused",
     .params = lee_params,
@@ -281,7 +281,7 @@ const mg_algo mg_algo_lee3d_long = {
     .name = "lee3d-long",
     .problem = MG_GOSSIP,
     .summary = "lee3d for long messages: 7 colours, P = 7 pieces, each level's last round split in two",
-    .paper = "seed 004 section 6, Propositions 6.3, 6.4",
+    .paper = "Delmas, Perennes 1996 section 6, Propositions 6.3, 6.4",
     .restrictions = "3D torus 7^i x 7^i x 7^i, all-port",
     .rounding = "none: other sizes are refused",
     .params = lee_params,

@@ -1,5 +1,5 @@
 /* meshemu: runs a torus schedule on the mesh of the same extents with the
- * "extra routing steps" of seed 000 (section 6.2: "With some extra routing
+ * "extra routing steps" of Juurlink, Rao, Sibeyn 1996 (section 6.2: "With some extra routing
  * steps, meshes can be treated similarly"; section 7: the 1D-shift step).
  *
  * A sink wrapper: the generator writes rounds for the torus; every torus

@@ -20,7 +20,7 @@
  *   round t node v sends forward the piece it received in round t-1):
  *   N-1 rounds of one piece of m/(2d) bytes per arc.
  *   Cost (wormhole/circuit, any contention): (N-1) (ts + td + m/(2d) tl).
- * mode=bi (default): each undirected cycle c runs Approach 1 of seed 000
+ * mode=bi (default): each undirected cycle c runs Approach 1 of Juurlink, Rao, Sibeyn 1996
  *   (section 4.1) on its own pieces {2c, 2c+1}: every node sends both
  *   pieces of origin o both ways around the cycle, floor(N/2) rounds. On
  *   an even cycle the last round brings the opposite node's block from

@@ -19,7 +19,7 @@
  * first, when messages are small; the last one carries 4^(L-1) blocks on
  * load 1. This is the multi-port recursive-multiplying idea of Bine/Swing
  * (De Sensi, Hoefler et al., NSDI 2024) and of TORGOS' diagonal rounds
- * (seed 000), with digit vectors chosen so that the largest step is
+ * (Juurlink, Rao, Sibeyn 1996), with digit vectors chosen so that the largest step is
  * contention-free.
  *
  * Rounds: L = log2 n. Messages: 3 per node per step (SMPI charges their

@@ -1,5 +1,5 @@
 /*
- * ring — Approach 1 of seed 000 (section 4.1, Lemma 4): every node sends
+ * ring — Approach 1 of Juurlink, Rao, Sibeyn 1996 (section 4.1, Lemma 4): every node sends
  * its packet to the left and to the right, and every packet is passed on
  * for floor(n/2) steps.
  *
@@ -86,7 +86,7 @@ const mg_algo mg_algo_ring = {
     .name = "ring",
     .problem = MG_GOSSIP,
     .summary = "Approach 1: pass every packet left and right for floor(n/2) steps",
-    .paper = "seed 000 section 4.1, Lemma 4",
+    .paper = "Juurlink, Rao, Sibeyn 1996 section 4.1, Lemma 4",
     .restrictions = "rings and lines, any n >= 2",
     .rounding = "none needed; an even ring's last step goes rightwards only",
     .params = ring_params,

@@ -1,6 +1,6 @@
 /*
- * torgos — TORGOS(a, b_i, x_i) of seed 000 section 5.2 (Lemma 8, eqs.
- * (5)-(6)); seed 002's TORGOS(n, a, b) with its invariant "data available
+ * torgos — TORGOS(a, b_i, x_i) of Juurlink, Rao, Sibeyn 1996 section 5.2 (Lemma 8, eqs.
+ * (5)-(6)); Juurlink, Rao, Sibeyn 1998's TORGOS(n, a, b) with its invariant "data available
  * on a diagonal of every n/a x n/a submesh".
  *
  * Every node's data is cut into P = 2 pieces: piece 0 is white, piece 1
@@ -397,7 +397,7 @@ const mg_algo mg_algo_torgos = {
     .name = "torgos",
     .problem = MG_GOSSIP,
     .summary = "TORGOS(a,b,x): concentrate on diagonals, white/black pieces routed orthogonally",
-    .paper = "seed 000 section 5.2, Lemma 8, eqs. (5)-(6); seed 002 TORGOS(n,a,b)",
+    .paper = "Juurlink, Rao, Sibeyn 1996 section 5.2, Lemma 8, eqs. (5)-(6); Juurlink, Rao, Sibeyn 1998 TORGOS(n,a,b)",
     .restrictions = "2D tori and meshes; a divides n0 and n0/a divides n1; all-port",
     .rounding = "a = auto takes 3 or the least a whose spacing n0/a divides both extents; b factors n0/a greedily, the "
                 "last round takes the remaining factor; x_i >= floor(b_i/2); "

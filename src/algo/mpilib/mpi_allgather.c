@@ -3,7 +3,7 @@
  * schedules over ranks in row-major order (rank = node id, dimension 0
  * fastest), every transfer on the default dimension-order route. They are
  * what a user gets from MPI_Allgather on a torus or mesh machine, and the
- * baselines seed 000 section 7 compares against (Intel's gcolx).
+ * baselines Juurlink, Rao, Sibeyn 1996 section 7 compares against (Intel's gcolx).
  *
  * p = number of nodes, L = bytes per node, h(r, s) = hops of the route
  * from rank r to rank s. One MPI step (a sendrecv) is one round. The
