@@ -39,6 +39,8 @@ install(FILES tools/completion/meshgossip.bash DESTINATION ${CMAKE_INSTALL_DATAD
 
 if(MPI_C_FOUND)
   install(TARGETS meshgossip-mpi RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(FILES tools/completion/meshgossip-mpi.bash
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME meshgossip-mpi)
   install(TARGETS meshgossip-pmpi LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
   install(TARGETS meshgossip_mpi ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
   install(FILES include/meshgossip_mpi.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -28,6 +28,12 @@ echo "SONAME $soname"
 if [ -x "$prefix/bin/meshgossip-mpi" ]; then
   [ -e "$libdir/libmeshgossip-pmpi.so" ] || fail "missing libmeshgossip-pmpi.so"
   "$prefix/bin/meshgossip-mpi" --help | grep "usage: meshgossip-mpi" >/dev/null || fail "meshgossip-mpi --help"
+  comp=$(bash -c 'source "$1"; COMP_WORDS=(meshgossip-mpi cal); COMP_CWORD=1; _meshgossip_mpi
+    echo "${COMPREPLY[*]}"' _ "$prefix/share/bash-completion/completions/meshgossip-mpi")
+  [ "$comp" = calibrate ] || fail "bash completion of meshgossip-mpi cal gave '$comp'"
+  comp=$(bash -c 'source "$1"; COMP_WORDS=(meshgossip-mpi bench --coll all); COMP_CWORD=3; _meshgossip_mpi
+    echo "${COMPREPLY[*]}"' _ "$prefix/share/bash-completion/completions/meshgossip-mpi")
+  [ "$comp" = "allgather alltoall" ] || fail "bash completion of bench --coll all gave '$comp'"
 fi
 # the completion offers the installed tool's algorithms
 comp=$(PATH=$prefix/bin:$PATH bash -c 'source "$1"; COMP_WORDS=(meshgossip run --algo conc); COMP_CWORD=3; _meshgossip

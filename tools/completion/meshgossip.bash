@@ -18,19 +18,22 @@ _meshgossip() {
       COMPREPLY=($(compgen -W "auto $algos" -- "$cur"))
       return ;;
     --problem) COMPREPLY=($(compgen -W "gossip exchange" -- "$cur")); return ;;
+    --timing) COMPREPLY=($(compgen -W "sync async ranks" -- "$cur")); return ;;
+    --engine) COMPREPLY=($(compgen -W "model simgrid" -- "$cur")); return ;;
     --topo) COMPREPLY=($(compgen -W "ring: line: torus: mesh: meshbus:" -- "$cur")); compopt -o nospace; return ;;
     --model)
       COMPREPLY=($(compgen -W "switching=wormhole switching=circuit switching=saf switching=bus port=all port=one
-                               contention=strict contention=shared contention=fair ts= td= tl= ell=" -- "$cur"))
+                               contention=strict contention=shared contention=fair ts= td= tl= ell= o= or= bwf=
+                               share=even share=hops @" -- "$cur"))
       compopt -o nospace; return ;;
-    --export|--output|-o|--plot) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --export|--export-ti|--output|-o|--plot) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --format) COMPREPLY=($(compgen -W "json msccl goal" -- "$cur")); return ;;
     --r|--bytes|--sizes|--mem-limit|--round) return ;;
   esac
   local opts
   case $cmd in
-    run) opts="--algo --problem --topo --model --r --bytes --json --export --format --mem-limit" ;;
-    compare) opts="--problem --topo --model --r --bytes --sizes --plot --json --all --mem-limit" ;;
+    run) opts="--algo --problem --topo --model --r --bytes --json --export --format --mem-limit --timing --engine --export-ti" ;;
+    compare) opts="--problem --topo --model --r --bytes --sizes --plot --json --all --mem-limit --timing --engine" ;;
     tune) opts="--algo --topo --model --r --bytes --json --mem-limit" ;;
     bound) opts="--problem --topo --model --r --bytes --json" ;;
     table) opts="--json --mem-limit $(meshgossip table --help 2>/dev/null | awk '/^  [a-z]/ {print $1}')" ;;
