@@ -63,7 +63,7 @@ PY
 case $case in
 gossip)
   same run --algo ring --topo ring:13 --r 2
-  expect 0 "cost           18 (start-up 12, hop 0, transfer 6)"
+  expect 0 "cost           18 t'_l (start-up 12, hop 0, transfer 6)"
   same run --algo torgos --topo torus:9x9 --r 10 --json
   expect 0 '"cost": 83.5'
   same run --algo cubgos --topo torus:9x9x9 --r 10
