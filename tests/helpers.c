@@ -89,3 +89,33 @@ void th_sched_free(th_sched *s) {
   for (int i = 0; i < 16; i++)
     mg_round_free(&s->rounds[i]);
 }
+
+mg_transfer th_one_item(uint32_t src, uint32_t dst, int item) {
+  static const uint64_t ids[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+  mg_transfer t = mg_xfer(src, dst);
+  t.sel.flags = MG_SEL_LIST;
+  t.sel.list = &ids[item & 15];
+  t.sel.list_len = 1;
+  return t;
+}
+
+double th_last_round_cost(const char *algo_spec, const mg_problem_spec *pb) {
+  const mg_algo *a;
+  mg_params ps;
+  mg_report rep;
+  mg_sim_opts o;
+  memset(&o, 0, sizeof o);
+  o.keep_round_costs = 1;
+  assert_int_equal(mg_algo_lookup(algo_spec, &a, &ps, NULL), MG_OK);
+  assert_int_equal(mg_run(a, pb, &ps, &o, &rep, NULL), MG_OK);
+  assert_true(rep.verified && rep.n_round_costs >= 1);
+  double last = rep.round_costs[rep.n_round_costs - 1];
+  mg_report_free(&rep);
+  return last;
+}
+
+int th_refuses(const char *algo, const char *topo) {
+  mg_problem_spec pb = th_problem(MG_GOSSIP, topo, "contention=shared,ts=1", 1.0);
+  mg_err e = {{0}};
+  return mg_algo_check(mg_algo_find(algo), &pb, NULL, &e) == MG_ERR_UNSUPPORTED && strlen(e.msg) > 0;
+}

@@ -31,5 +31,14 @@ mg_status th_simulate(th_sched *s, mg_report *rep);
 /* The hand-made rounds of s as a generator (an mg_generator_fn, arg = s). */
 mg_status th_stream(void *arg, mg_sink *k, mg_err *err);
 void th_sched_free(th_sched *s);
+/* The cost of the last round of algo_spec on pb (verified; fails the test
+ * otherwise). */
+double th_last_round_cost(const char *algo_spec, const mg_problem_spec *pb);
+/* 1 if algo refuses the gossip instance on topo (MG_ERR_UNSUPPORTED with
+ * a message), else 0. */
+int th_refuses(const char *algo, const char *topo);
+/* src -> dst carrying the one item with id `item` (0..15), as an explicit
+ * list (the list lives in static storage, so the transfer may be copied). */
+mg_transfer th_one_item(uint32_t src, uint32_t dst, int item);
 
 #endif

@@ -10,17 +10,6 @@
 
 #define SAF "switching=saf,ts=10,td=0,tl=1"
 
-static const uint64_t item_id[3] = {0, 1, 2};
-
-/* src -> dst carrying the one item `item`. */
-static mg_transfer one(uint32_t src, uint32_t dst, int item) {
-  mg_transfer t = mg_xfer(src, dst);
-  t.sel.flags = MG_SEL_LIST;
-  t.sel.list = &item_id[item];
-  t.sel.list_len = 1;
-  return t;
-}
-
 /* line:3, P = 1: round 0 one hop each way on every arc (0->1, 1->2, 2->1,
  * 1->0: node 1 then holds everything), round 1 the two 2-hop messages
  * 0->2 (item 0) and 2->0 (item 2) on disjoint arcs. A complete gossip. */
@@ -34,8 +23,8 @@ static double line3(const char *model, int *verified) {
   th_add(&s, 0, mg_xfer(1, 2));
   th_add(&s, 0, mg_xfer(2, 1));
   th_add(&s, 0, mg_xfer(1, 0));
-  th_add(&s, 1, one(0, 2, 0));
-  th_add(&s, 1, one(2, 0, 2));
+  th_add(&s, 1, th_one_item(0, 2, 0));
+  th_add(&s, 1, th_one_item(2, 0, 2));
   assert_int_equal(th_simulate(&s, &rep), MG_OK);
   *verified = rep.verified;
   double c = rep.cost;
@@ -75,12 +64,12 @@ static void shared_arc_per_hop(void **state) {
   memset(&rep, 0, sizeof rep);
   th_sched_init(&s, MG_GOSSIP, "line:3", SAF ",contention=shared", 1);
   s.info.bytes = 100;
-  th_add(&s, 0, one(0, 2, 0));
-  th_add(&s, 0, one(1, 2, 1));
-  th_add(&s, 0, one(2, 1, 2));
-  th_add(&s, 0, one(1, 0, 1));
-  th_add(&s, 1, one(2, 0, 2));
-  th_add(&s, 1, one(2, 1, 0));
+  th_add(&s, 0, th_one_item(0, 2, 0));
+  th_add(&s, 0, th_one_item(1, 2, 1));
+  th_add(&s, 0, th_one_item(2, 1, 2));
+  th_add(&s, 0, th_one_item(1, 0, 1));
+  th_add(&s, 1, th_one_item(2, 0, 2));
+  th_add(&s, 1, th_one_item(2, 1, 0));
   assert_int_equal(th_simulate(&s, &rep), MG_OK);
   assert_true(rep.verified);
   assert_float_equal(rep.cost, 2 * (2 * 10 + (100 + 200) * 1.0), 1e-9);

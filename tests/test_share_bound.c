@@ -11,28 +11,18 @@
 
 #include <string.h>
 
-static const uint64_t item_id[3] = {0, 1, 2};
-
-static mg_transfer one(uint32_t src, uint32_t dst, int item) {
-  mg_transfer t = mg_xfer(src, dst);
-  t.sel.flags = MG_SEL_LIST;
-  t.sel.list = &item_id[item];
-  t.sel.list_len = 1;
-  return t;
-}
-
 static double line3(const char *model) {
   th_sched s;
   mg_report rep;
   memset(&rep, 0, sizeof rep);
   th_sched_init(&s, MG_GOSSIP, "line:3", model, 1);
   s.info.bytes = 100;
-  th_add(&s, 0, one(0, 2, 0));
-  th_add(&s, 0, one(1, 2, 1));
-  th_add(&s, 0, one(2, 1, 2));
-  th_add(&s, 0, one(1, 0, 1));
-  th_add(&s, 1, one(1, 0, 2));
-  th_add(&s, 1, one(2, 1, 0));
+  th_add(&s, 0, th_one_item(0, 2, 0));
+  th_add(&s, 0, th_one_item(1, 2, 1));
+  th_add(&s, 0, th_one_item(2, 1, 2));
+  th_add(&s, 0, th_one_item(1, 0, 1));
+  th_add(&s, 1, th_one_item(1, 0, 2));
+  th_add(&s, 1, th_one_item(2, 1, 0));
   assert_int_equal(th_simulate(&s, &rep), MG_OK);
   assert_true(rep.verified);
   double c = rep.cost;

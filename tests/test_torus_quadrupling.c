@@ -42,30 +42,15 @@ static void test_last_step_load(void **state) {
   static const char *const shapes[] = {"torus:8x8", "torus:16x16"};
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
     mg_problem_spec pb = th_problem(MG_GOSSIP, shapes[s], "contention=shared,ts=0,td=0,tl=1", 1.0);
-    const mg_algo *a;
-    mg_params ps;
-    mg_report rep;
-    mg_sim_opts o;
-    memset(&o, 0, sizeof o);
-    o.keep_round_costs = 1;
-    assert_int_equal(mg_algo_lookup("torus-quadrupling", &a, &ps, NULL), MG_OK);
-    assert_int_equal(mg_run(a, &pb, &ps, &o, &rep, NULL), MG_OK);
-    assert_true(rep.n_round_costs >= 1);
-    assert_true(fabs(rep.round_costs[rep.n_round_costs - 1] - pb.topo.N / 4.0) < 1e-9);
-    mg_report_free(&rep);
+    assert_true(fabs(th_last_round_cost("torus-quadrupling", &pb) - pb.topo.N / 4.0) < 1e-9);
   }
 }
 
 static void test_refusals(void **state) {
   (void)state;
   static const char *const shapes[] = {"torus:9x9", "torus:8x4", "torus:4x4x4", "mesh:8x8", "ring:8"};
-  const mg_algo *a = mg_algo_find("torus-quadrupling");
-  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-    mg_problem_spec pb = th_problem(MG_GOSSIP, shapes[s], "contention=shared,ts=1", 1.0);
-    mg_err e = {{0}};
-    assert_int_equal(mg_algo_check(a, &pb, NULL, &e), MG_ERR_UNSUPPORTED);
-    assert_true(strlen(e.msg) > 0);
-  }
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+    assert_true(th_refuses("torus-quadrupling", shapes[s]));
 }
 
 int main(void) {

@@ -173,7 +173,8 @@ out:
   return st;
 }
 
-/* Adds a priced round to the report. */
+/* Adds a priced round to the report and closes the round (the whole
+ * simulator and a shard both end a round here). */
 mg_status mg_sim_book_round(mg_sim *s, const mg_round *rd, const mg_round_price *pr, mg_err *err) {
   if (rd->n > 0) {
     s->rep.cost_startup += pr->terms.startup;
@@ -191,6 +192,14 @@ mg_status mg_sim_book_round(mg_sim *s, const mg_round *rd, const mg_round_price 
       return mg_fail(err, MG_ERR_NOMEM, "out of memory for round costs");
     s->rep.round_costs[s->rep.n_round_costs++] = pr->cost;
   }
+  /* the end-of-round state becomes the state */
+  if (s->info.problem == MG_GOSSIP)
+    mg_gossip_end_round(s);
+  else
+    mg_exchange_end_round(s);
+  s->rep.rounds++;
+  s->cur_round = NULL;
+  if (s->opts.progress) s->opts.progress(s->opts.progress_arg, s->rep.rounds, s->info.rounds_hint);
   return MG_OK;
 }
 
@@ -214,13 +223,6 @@ static mg_status sim_round(void *ctx, mg_round *rd, mg_err *err) {
   MG_CHECK(mg_pricer_end(&s->pricer, &pr, err));
   if (s->async) MG_CHECK(mg_async_end(&s->clock, &s->pricer, err));
   MG_CHECK(mg_sim_book_round(s, rd, &pr, err));
-  if (s->info.problem == MG_GOSSIP)
-    mg_gossip_end_round(s);
-  else
-    mg_exchange_end_round(s);
-  s->rep.rounds++;
-  s->cur_round = NULL;
-  if (s->opts.progress) s->opts.progress(s->opts.progress_arg, s->rep.rounds, s->info.rounds_hint);
 out:
   return st;
 }

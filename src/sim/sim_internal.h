@@ -101,7 +101,8 @@ mg_status mg_sim_violate(mg_sim *s, mg_err *err, mg_rule rule, int64_t xa, int64
                          const char *fmt, ...) __attribute__((format(printf, 8, 9)));
 
 /* sim.c: transfer i of the current round checked, resolved and delivered
- * (unsharded: also priced); a round's price added to the report. */
+ * (unsharded: also priced); a round's price added to the report and the
+ * round closed (its end state becomes the state). */
 mg_status mg_sim_transfer(mg_sim *s, mg_round *rd, size_t i, mg_err *err);
 mg_status mg_sim_book_round(mg_sim *s, const mg_round *rd, const mg_round_price *pr, mg_err *err);
 

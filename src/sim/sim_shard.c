@@ -254,13 +254,6 @@ mg_status mg_shard_round(mg_sim *s, mg_round *rd, mg_err *err) {
   mg_round_price pr;
   MG_CHECK(mg_pricer_end(&s->pricer, &pr, err));
   MG_CHECK(mg_sim_book_round(s, rd, &pr, err));
-  if (s->info.problem == MG_GOSSIP)
-    mg_gossip_end_round(s);
-  else
-    mg_exchange_end_round(s);
-  s->rep.rounds++;
-  s->cur_round = NULL;
-  if (s->opts.progress) s->opts.progress(s->opts.progress_arg, s->rep.rounds, s->info.rounds_hint);
 out:
   return st;
 }
