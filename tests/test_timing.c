@@ -49,13 +49,8 @@ static double line3(const char *model, double *sync) {
   th_add(&s, 0, mg_xfer(2, 1));
   th_add(&s, 0, mg_xfer(1, 0));
   th_add(&s, 0, mg_xfer(1, 2));
-  static const uint64_t two = 2, zero = 0;
-  mg_transfer a = mg_xfer(1, 0), b = mg_xfer(1, 2);
-  a.sel.flags = b.sel.flags = MG_SEL_LIST;
-  a.sel.list = &two, b.sel.list = &zero;
-  a.sel.list_len = b.sel.list_len = 1;
-  th_add(&s, 1, a);
-  th_add(&s, 1, b);
+  th_add(&s, 1, th_one_item(1, 0, 2));
+  th_add(&s, 1, th_one_item(1, 2, 0));
   assert_int_equal(th_simulate(&s, &rep), MG_OK);
   assert_true(rep.verified);
   *sync = rep.cost_sync;

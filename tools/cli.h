@@ -29,6 +29,9 @@ typedef struct cli_opts {
 int cli_parse_size(const char *s, double *v, const char **end);
 /* Parses argv (after the command name). Unknown options are an error. */
 int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed);
+/* For commands that take no positional argument: 1 (and the message on
+ * stderr) if one was given. */
+int cli_extra_argument(const cli_opts *o);
 /* Builds the problem from --topo, --model/--r and --bytes. */
 mg_status cli_problem(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, mg_err *err);
 /* Maps a library status to an exit code and prints the one-line message. */

@@ -414,3 +414,9 @@ void cli_print_report(const char *algo, const mg_params *ps, const mg_problem_sp
          mg_fmt_double(rep->bytes_moved, a, sizeof a), mg_fmt_double(rep->max_arc_load, b, sizeof b));
   printf("simulation     %.3f s, peak RSS %.1f MiB\n", rep->wall_s, (double)rep->peak_rss_bytes / 1048576.0);
 }
+
+int cli_extra_argument(const cli_opts *o) {
+  if (!o->npositional) return 0;
+  fprintf(stderr, "meshgossip: unexpected argument '%s'\n", o->positional[0]);
+  return 1;
+}

@@ -154,10 +154,7 @@ int cmd_compare(int argc, char **argv) {
            "  meshgossip compare --problem exchange --topo torus:8x8 --model ts=1e-6,tl=1e-9 --sizes 64,1K,16K\n");
     return EXIT_OK;
   }
-  if (o.npositional) {
-    fprintf(stderr, "meshgossip: unexpected argument '%s'\n", o.positional[0]);
-    return EXIT_USAGE;
-  }
+  if (cli_extra_argument(&o)) return EXIT_USAGE;
   if (o.plot && !o.sizes) {
     fprintf(stderr, "meshgossip: --plot goes with --sizes\n");
     return EXIT_USAGE;

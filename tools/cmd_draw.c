@@ -37,10 +37,7 @@ int cmd_draw(int argc, char **argv) {
     help();
     return EXIT_OK;
   }
-  if (o.npositional) {
-    fprintf(stderr, "meshgossip: unexpected argument '%s'\n", o.positional[0]);
-    return EXIT_USAGE;
-  }
+  if (cli_extra_argument(&o)) return EXIT_USAGE;
   if (!o.algo || !o.output) {
     fprintf(stderr, "meshgossip: draw needs --algo and -o FILE.svg (see --help)\n");
     return EXIT_USAGE;

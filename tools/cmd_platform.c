@@ -30,10 +30,7 @@ int cmd_platform(int argc, char **argv) {
     help();
     return EXIT_OK;
   }
-  if (o.npositional) {
-    fprintf(stderr, "meshgossip: unexpected argument '%s'\n", o.positional[0]);
-    return EXIT_USAGE;
-  }
+  if (cli_extra_argument(&o)) return EXIT_USAGE;
   mg_problem_spec pb;
   mg_status st;
   if ((st = cli_problem(&o, MG_GOSSIP, &pb, &err)) != MG_OK) return cli_fail(st, &err);

@@ -55,10 +55,7 @@ int cmd_run(int argc, char **argv) {
     help();
     return EXIT_OK;
   }
-  if (o.npositional) {
-    fprintf(stderr, "meshgossip: unexpected argument '%s'\n", o.positional[0]);
-    return EXIT_USAGE;
-  }
+  if (cli_extra_argument(&o)) return EXIT_USAGE;
   if (!o.algo) {
     fprintf(stderr, "meshgossip: --algo is required (see 'meshgossip list')\n");
     return EXIT_USAGE;

@@ -184,9 +184,11 @@ static void hop(pathb *b, const layout *L, uint32_t u, uint32_t v, int dim, int 
   }
   double lx = -uy * L->lane, ly = ux * L->lane; /* right of travel (y grows down) */
   if (wrap) {
-    double stub = L->pad * 0.8;
-    pb_line(b, (pt){p.x + lx, p.y + ly}, (pt){p.x + lx + ux * stub, p.y + ly + uy * stub});
-    pb_line(b, (pt){q.x + lx - ux * stub, q.y + ly - uy * stub}, (pt){q.x + lx, q.y + ly});
+    /* a wrap-around arc is drawn as two short ticks pointing off the grid's
+     * edges, not a line across the whole picture */
+    double tick = L->pad * 0.8;
+    pb_line(b, (pt){p.x + lx, p.y + ly}, (pt){p.x + lx + ux * tick, p.y + ly + uy * tick});
+    pb_line(b, (pt){q.x + lx - ux * tick, q.y + ly - uy * tick}, (pt){q.x + lx, q.y + ly});
   } else {
     pb_line(b, (pt){p.x + lx, p.y + ly}, (pt){q.x + lx, q.y + ly});
   }

@@ -183,6 +183,9 @@ mg_status mg_deps_on_resolved(void *arg, const mg_resolved *res, mg_err *err) {
   size_t first = d->ndep;
   double bytes = 0;
   if (res->bits) {
+    /* two passes over the items: the first only adds dependencies (an
+     * allocation may fail there, and then nothing has been delivered), the
+     * second records the receivers as the items' deliverers */
     uint32_t P = d->info.pieces ? d->info.pieces : 1;
     uint64_t base = (uint64_t)tr->src * d->items;
     for (size_t w = 0; w < res->nwords; w++) {

@@ -181,6 +181,14 @@ int64_t mg_topo_offset(const mg_topo *t, int dim, uint32_t a, uint32_t b) {
   return off;
 }
 
+int32_t mg_ring_offset_simgrid(uint32_t n, uint32_t xa, uint32_t xb) {
+  int64_t off = ((int64_t)xb - xa + n) % n;
+  /* shorter way round; a tie goes + except from coordinate n/2
+   * (SimGrid's TorusZone decides at the source) */
+  if (2 * off > n || (2 * off == n && 2 * xa == n)) off -= n;
+  return (int32_t)off;
+}
+
 int mg_route_default(const mg_topo *t, uint32_t a, uint32_t b, mg_seg *seg) {
   int ns = 0;
   for (int k = 0; k < t->d; k++) {

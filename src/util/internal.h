@@ -41,6 +41,11 @@ int mg_parse_double(const char *s, double *v);
  * the number of segments written into seg (at most d). */
 int mg_route_default(const mg_topo *t, uint32_t a, uint32_t b, mg_seg *seg);
 
+/* Signed hops from coordinate xa to xb on a ring of n as SimGrid's TORUS
+ * cluster routes them, whatever route a schedule names: the shorter way
+ * round, a tie (n/2 away) + except from coordinate n/2, where it goes -. */
+int32_t mg_ring_offset_simgrid(uint32_t n, uint32_t xa, uint32_t xb);
+
 /* Bit helpers for gossip state. */
 static inline uint64_t mg_words(uint64_t bits) { return (bits + 63u) / 64u; }
 

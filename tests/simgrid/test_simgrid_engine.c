@@ -85,12 +85,7 @@ static void test_data_vs_rank(void **state) {
   th_sched s;
   init(&s, MG_GOSSIP, "line:3", 1e6);
   th_add(&s, 0, mg_xfer(0, 1));
-  mg_transfer t = mg_xfer(1, 2);
-  uint64_t own = 1;
-  t.sel.flags = MG_SEL_LIST;
-  t.sel.list = mg_round_add_list(&s.rounds[1], &own, 1);
-  t.sel.list_len = 1;
-  th_add(&s, 1, t);
+  th_add(&s, 1, th_one_item(1, 2, 1));
   double o = 1e-5, orr = 2e-5, big = o + TD + 1e6 * TL + orr;
   /* data: both messages at once on different links; node 1's CPU takes
    * its send (o) first, the receive (or) after */
@@ -106,12 +101,7 @@ static void test_chain(void **state) {
   th_sched s;
   init(&s, MG_GOSSIP, "line:3", 5e5);
   th_add(&s, 0, mg_xfer(0, 1));
-  mg_transfer t = mg_xfer(1, 2);
-  uint64_t it = 0;
-  t.sel.flags = MG_SEL_LIST;
-  t.sel.list = mg_round_add_list(&s.rounds[1], &it, 1);
-  t.sel.list_len = 1;
-  th_add(&s, 1, t);
+  th_add(&s, 1, th_one_item(1, 2, 0));
   near(replay(&s, 3e-5, 1e-5, MG_SYNC_DATA), 2 * (3e-5 + TD + 5e5 * TL + 1e-5));
   th_sched_free(&s);
 }

@@ -146,11 +146,7 @@ static size_t line_msgs(const mg_topo *t, int k, uint32_t c, uint32_t a, xr_msg 
   uint32_t tie = (a + h) % n, host = ties ? (a != h ? (a + h + 1) % n : (a + h - 1) % n) : n;
   for (uint32_t v = 0; v < n; v++) {
     if (v == a) continue;
-    int64_t off = (int64_t)v - a;
-    if (t->wrap[k]) {
-      if (off < 0) off += n;
-      if (2 * off > n || (2 * off == n && a == h)) off -= n;
-    }
+    int64_t off = t->wrap[k] ? mg_ring_offset_simgrid(n, a, v) : (int64_t)v - a;
     out[m++] = (xr_msg){.c = c, .v = v, .k = k, .mode = v == host, .off = (int32_t)off, .tie = tie};
   }
   return m;

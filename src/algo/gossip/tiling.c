@@ -140,8 +140,7 @@ static mg_transfer sg_hop(const mg_topo *t, uint32_t u, int32_t dx, int32_t dy) 
     int32_t my = (int32_t)x[i], tg = (((my + off[i]) % n) + n) % n;
     y[i] = (uint32_t)tg;
     if (tg == my) continue;
-    int plus = (tg > my && tg <= my + n / 2) || (my > n / 2 && (my + n / 2) % n >= tg);
-    int32_t h = plus ? ((tg - my) % n + n) % n : -(((my - tg) % n + n) % n);
+    int32_t h = mg_ring_offset_simgrid((uint32_t)n, (uint32_t)my, (uint32_t)tg);
     tr.seg[tr.nseg].dim = (int8_t)i;
     tr.seg[tr.nseg++].hops = h;
   }
