@@ -57,11 +57,12 @@ spec_of() { # a model spec or @FILE -> key=value lines
   *) echo "$1" | tr ',' '\n' ;;
   esac
 }
-spec_of "$model" >"$work/model.kv"
+# the clock is set per column below
+spec_of "$model" | grep -v '^timing=' >"$work/model.kv"
 first_cost() { # the first "cost" of a JSON report (reads it all: no SIGPIPE under pipefail)
   awk '{ if (!done && match($0, /"cost": [0-9.eE+-]+/)) { print substr($0, RSTART + 8, RLENGTH - 8); done = 1 } }'
 }
-cost() { # algo topo bytes timing -> predicted seconds (empty if refused)
+cost() { # algo topo bytes timing machine -> predicted seconds (empty if refused)
   if [ -z "$plan_model" ]; then
     "$mg" run --algo "$1" --topo "$2" --bytes "$3" --model "$model" --timing "$4" --json 2>/dev/null |
       first_cost
@@ -73,8 +74,17 @@ cost() { # algo topo bytes timing -> predicted seconds (empty if refused)
   local obj
   obj=$(awk -F= -v t="$4" '{ printf "%s\"%s\": \"%s\"", (NR > 1 ? ", " : ""), $1, substr($0, length($1) + 2) }
     END { printf ", \"timing\": \"%s\"", t }' "$work/model.kv")
-  # the export writes the model object on one line of its own
-  sed -e "s|^ \"model\": {.*},\$| \"model\": {$obj},|" "$f" >"$work/priced.json"
+  # the export writes the model object on one line of its own; a schedule
+  # planned on a ring and run on the torus machine is priced on the machine
+  # (its topology line replaced, its ring routes dropped: the transfers take
+  # the routes the model's routes= rule gives them there, as SMPI's do)
+  local topo_sed=() dims
+  if [ "$5" != "$2" ]; then
+    dims=$(echo "${5#torus:}" | sed 's/x/, /g')
+    topo_sed=(-e "s|^ \"topology\": {.*},\$| \"topology\": {\"kind\": \"torus\", \"dims\": [$dims]},|"
+      -e 's/"route": \[\[[^]]*\]\], //g')
+  fi
+  sed -e "s|^ \"model\": {.*},\$| \"model\": {$obj},|" "${topo_sed[@]}" "$f" >"$work/priced.json"
   "$mg" verify "$work/priced.json" --json 2>/dev/null | first_cost
 }
 
@@ -85,9 +95,9 @@ printf '%-8s %-9s %-9s %-22s %6s %10s %10s %6s %10s %6s %10s %6s\n' problem mach
   sync_s ratio async_s ratio ranks_s ratio
 for csv in "${csvs[@]}"; do tail -n +2 "$csv"; done | while IFS=, read -r problem topo bytes kind algo run sim pred ok; do
   [ "$kind" = ours ] || continue
-  s=$(cost "$algo" "$run" "$bytes" sync)
-  a=$(cost "$algo" "$run" "$bytes" async)
-  k=$(cost "$algo" "$run" "$bytes" ranks)
+  s=$(cost "$algo" "$run" "$bytes" sync "$topo")
+  a=$(cost "$algo" "$run" "$bytes" async "$topo")
+  k=$(cost "$algo" "$run" "$bytes" ranks "$topo")
   [ -n "$s" ] && [ -n "$a" ] && [ -n "$k" ] || { echo "# $algo on $run at $bytes B: refused by the model" >&2; continue; }
   echo "$problem $topo $run $algo $bytes $sim $s $a $k" >>"$tmp"
   awk -v p="$problem" -v t="$topo" -v r="$run" -v al="$algo" -v b="$bytes" -v si="$sim" -v s="$s" -v a="$a" -v k="$k" \

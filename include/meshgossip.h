@@ -126,6 +126,13 @@ typedef enum mg_contention { MG_CONT_STRICT = 0, MG_CONT_SHARED, MG_CONT_FAIR } 
 typedef enum mg_timing { MG_TIMING_SYNC = 0, MG_TIMING_ASYNC, MG_TIMING_RANKS } mg_timing;
 
 typedef enum mg_share { MG_SHARE_EVEN = 0, MG_SHARE_HOPS } mg_share;
+/* schedule: a transfer is priced on the route its schedule names (the
+ * papers' machines, where the sender picks the path); dor: the network
+ * routes every message itself, in dimension order, the shorter way round,
+ * a tie +; simgrid: the same with SimGrid's tie rule (+ except from
+ * coordinate n/2), the routes of its TORUS cluster (docs/models.md). The
+ * verifier checks the named routes either way; only the price moves. */
+typedef enum mg_routes { MG_ROUTES_SCHEDULE = 0, MG_ROUTES_DOR, MG_ROUTES_SIMGRID } mg_routes;
 
 #define MG_MAX_BWF 16
 typedef struct mg_model {
@@ -152,24 +159,31 @@ typedef struct mg_model {
    * (max-min fair) or in inverse proportion to their route's length
    * (SimGrid's SMPI and LV08 models; docs/models.md). */
   mg_share share;
+  mg_routes routes; /* who picks a message's route ("routes=schedule|dor|simgrid") */
+  /* timing=ranks: a send of at least `detach` bytes is not detached (MPI's
+   * rendezvous above the eager limit; SMPI's send-is-detached-thresh): its
+   * sender's round waits until it has been received. 0: every send is
+   * detached ("detach=B"). */
+  uint64_t detach;
 } mg_model;
 
 /* Defaults: wormhole, all-port, strict, ts=1, td=0, tl=0, ell=0. */
 void mg_model_default(mg_model *m);
 /* Applies "key=value,..." on top of *m (keys: switching, port, contention,
- * ts, td, tl, ell, o, or, timing, bwf, share). Rejects unknown keys, negative or
+ * ts, td, tl, ell, o, or, timing, bwf, share, routes, detach). Rejects unknown keys, negative or
  * non-finite numbers. "@FILE" reads the items from a file (one or more a
  * line, "#" comments; MG_ERR_IO if it cannot be read). */
 mg_status mg_model_parse(const char *spec, mg_model *m, mg_err *err);
 /* The papers' units: ts=r, td=0, tl=1 (with L=1, costs are in t'_l). */
 mg_status mg_model_paper_units(mg_model *m, double r, mg_err *err);
 /* "switching=..,ell=N", then ",o=..", ",or=..", ",timing=..", ",bwf=..",
- * ",share=.." only where they differ from the defaults. */
+ * ",share=..", ",routes=..", ",detach=.." only where they differ from the defaults. */
 char *mg_model_format(const mg_model *m, char *buf, size_t len);
 const char *mg_timing_name(mg_timing t);
 const char *mg_switching_name(mg_switching s);
 const char *mg_port_name(mg_port p);
 const char *mg_contention_name(mg_contention c);
+const char *mg_routes_name(mg_routes r);
 
 /* ------------------------------------------------------------------ */
 /* Schedule IR                                                          */

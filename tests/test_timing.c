@@ -160,6 +160,108 @@ static void shared_and_fair(void **state) {
   assert_float_equal(shared_round("contention=fair," MODEL ",o=0.5,or=0.25"), 4.0 + 4.75 + 4.75, 1e-12);
 }
 
+/* timing=ranks under contention=fair: the links are shared across rounds
+ * (src/model/fluid.c). line:3, 100-byte items, ts = 0, tl = 0.01 (an arc
+ * carries 100 B/s), o = or = 0:
+ *   R0: 0->2 (item 0)   R1: 0->1 (item 0)
+ *   R2: 2->0 (item 2), 1->0 (item 1)   R3: 1->2 (item 1), 2->1 (item 2).
+ * sync: 1 + 1 + 2 (R2 shares arc 1->0) + 1 = 5. */
+static double overlap(const char *model) {
+  th_sched s;
+  mg_report rep;
+  th_sched_init(&s, MG_GOSSIP, "line:3", model, 1);
+  s.info.bytes = 100;
+  th_add(&s, 0, th_one_item(0, 2, 0));
+  th_add(&s, 1, th_one_item(0, 1, 0));
+  th_add(&s, 2, th_one_item(2, 0, 2));
+  th_add(&s, 2, th_one_item(1, 0, 1));
+  th_add(&s, 3, th_one_item(1, 2, 1));
+  th_add(&s, 3, th_one_item(2, 1, 2));
+  assert_int_equal(th_simulate(&s, &rep), MG_OK);
+  assert_true(rep.verified);
+  assert_float_equal(rep.cost_sync, 5, 1e-12);
+  double c = rep.cost;
+  mg_report_free(&rep);
+  th_sched_free(&s);
+  return c;
+}
+
+static void ranks_across_rounds(void **state) {
+  (void)state;
+  /* node 0's sends are detached: it is in R1 at 0 and 0->1 (R1) shares arc
+   * 0->1 with 0->2 (R0): 50 B/s each, both done at 2. Nodes 1 and 2 enter
+   * R2 at 2; 2->0 and 1->0 share arc 1->0, and 2->0 shares arc 2->1 with
+   * 2->1 (R3: node 2's R2 has only a send, node 1's too): 1->2 alone is
+   * done at 3, the others at 50 B/s at 4. (Shared only within a round,
+   * rounds 0 and 1 would end at 1 and the schedule at 3.) */
+  assert_float_equal(overlap("contention=fair,ts=0,tl=0.01,timing=ranks"), 4, 1e-9);
+  /* detach=100: a 100-B send holds its sender until it arrives. 0->2
+   * alone until 1; node 0 enters R1 at 1, 0->1 alone until 2; node 0 is in
+   * R2 at 2, where 2->0 (sent by node 2 since 1) and 1->0 move, sharing
+   * arc 1->0 until 4; nodes 1 and 2 wait for them, then R3 alone: 5 */
+  assert_float_equal(overlap("contention=fair,ts=0,tl=0.01,timing=ranks,detach=100"), 5, 1e-9);
+  assert_float_equal(overlap("contention=fair,ts=0,tl=0.01,timing=ranks,detach=101"), 4, 1e-9);
+}
+
+/* routes=dor|simgrid: the pricer takes the network's route, the verifier
+ * checks the named one. ring:4, a tie (2 away) goes + under dor; SimGrid
+ * sends it - from coordinate 2. */
+static void network_routes(void **state) {
+  (void)state;
+  mg_model m;
+  mg_err e;
+  char buf[256];
+  mg_model_default(&m);
+  assert_int_equal(mg_model_parse("contention=fair,routes=simgrid,detach=1048576", &m, &e), MG_OK);
+  assert_int_equal(m.routes, MG_ROUTES_SIMGRID);
+  assert_string_equal(mg_model_format(&m, buf, sizeof buf), "switching=wormhole,port=all,contention=fair,ts=1,td=0,"
+                                                            "tl=0,ell=0,routes=simgrid,detach=1048576");
+  assert_int_equal(mg_model_parse("routes=any", &m, &e), MG_ERR_INVALID);
+  assert_int_equal(mg_model_parse("detach=-1", &m, &e), MG_ERR_INVALID);
+  /* strict keeps the named routes: a network route is refused there */
+  mg_problem_spec pb = th_problem(MG_GOSSIP, "ring:4", "routes=dor", 1);
+  mg_report rep;
+  memset(&rep, 0, sizeof rep);
+  assert_int_equal(th_run("ring", &pb, &rep), MG_ERR_INVALID);
+  mg_report_free(&rep);
+  /* one round on ring:4, 100 B, ts = 0, tl = 0.01, shared: 0->2 named -
+   * (0->3->2) and 2->0 named + (2->3->0) share no arc as named. Under dor
+   * both go + (0->1->2, 2->3->0): no shared arc, 1 s. Under simgrid 0->2
+   * goes + and 2->0 goes - (2->1->0): still none, 1 s. As named, 1 s. A
+   * third transfer 1->2 (arc 1->2) shares with dor's and simgrid's 0->2:
+   * 2 s there, 1 s as named. */
+  const char *models[] = {"contention=shared,ts=0,tl=0.01", "contention=shared,ts=0,tl=0.01,routes=dor",
+                          "contention=shared,ts=0,tl=0.01,routes=simgrid"};
+  double want[] = {1, 2, 2};
+  for (int k = 0; k < 3; k++) {
+    th_sched s;
+    th_sched_init(&s, MG_GOSSIP, "ring:4", models[k], 1);
+    s.info.bytes = 100;
+    mg_transfer *a = th_add(&s, 0, th_one_item(0, 2, 0));
+    a->nseg = 1, a->seg[0].dim = 0, a->seg[0].hops = -2;
+    th_add(&s, 0, th_one_item(2, 0, 2));
+    th_add(&s, 0, th_one_item(1, 2, 1));
+    /* complete the gossip on the next rounds: every node sends what it
+     * lacks' owner holds, one item a transfer, no shared arc */
+    th_add(&s, 1, th_one_item(0, 1, 0));
+    th_add(&s, 1, th_one_item(2, 3, 2));
+    th_add(&s, 1, th_one_item(3, 0, 3));
+    th_add(&s, 1, th_one_item(1, 0, 1));
+    th_add(&s, 2, th_one_item(3, 2, 3));
+    th_add(&s, 2, th_one_item(0, 3, 0));
+    th_add(&s, 2, th_one_item(1, 3, 1));
+    th_add(&s, 2, th_one_item(2, 1, 2));
+    th_add(&s, 3, th_one_item(0, 1, 3));
+    memset(&rep, 0, sizeof rep);
+    assert_int_equal(th_simulate(&s, &rep), MG_OK);
+    assert_true(rep.verified);
+    double first = rep.cost - 3.0 /* rounds 1..3: one message on each arc, 1 s each */;
+    assert_float_equal(first, want[k], 1e-9);
+    mg_report_free(&rep);
+    th_sched_free(&s);
+  }
+}
+
 /* The asynchronous clock never costs more than the barrier clock on
  * these schedules, and its state is refused when it would not fit. */
 static void async_bounds_and_size(void **state) {
@@ -309,9 +411,12 @@ static void auto_runner_up(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(parse_and_format), cmocka_unit_test(line3_by_hand),         cmocka_unit_test(ring4_pass_around),
-      cmocka_unit_test(shared_and_fair),  cmocka_unit_test(async_bounds_and_size), cmocka_unit_test(model_file),
-      cmocka_unit_test(bandwidth_factor), cmocka_unit_test(file_roundtrip),        cmocka_unit_test(auto_runner_up),
+      cmocka_unit_test(parse_and_format),      cmocka_unit_test(line3_by_hand),
+      cmocka_unit_test(ring4_pass_around),     cmocka_unit_test(shared_and_fair),
+      cmocka_unit_test(async_bounds_and_size), cmocka_unit_test(model_file),
+      cmocka_unit_test(bandwidth_factor),      cmocka_unit_test(file_roundtrip),
+      cmocka_unit_test(auto_runner_up),        cmocka_unit_test(ranks_across_rounds),
+      cmocka_unit_test(network_routes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

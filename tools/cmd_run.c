@@ -20,6 +20,8 @@ static void help(void) {
          "  --model  switching=wormhole|circuit|saf|bus,port=all|one,contention=strict|shared|fair,\n"
          "           ts=S,td=S,tl=S,ell=K   (defaults: wormhole, all, strict, ts=1, td=0, tl=0)\n"
          "           o=S,or=S  sender / receiver CPU seconds per message (default 0)\n"
+         "           routes=schedule|dor|simgrid  who picks a message's route (shared, fair);\n"
+         "           detach=B  ranks: sends of >= B bytes wait for their receiver\n"
          "  --timing sync|async|ranks  sync: rounds end at a barrier (default); async:\n"
          "           a transfer starts when its items and its sender's CPU are ready;\n"
          "           ranks: each node runs its rounds in order, as an MPI executor\n"

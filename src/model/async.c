@@ -74,7 +74,18 @@ mg_status mg_async_init(mg_async *a, mg_timing timing, mg_problem problem, uint3
   return MG_OK;
 }
 
+void mg_async_use_fluid(mg_async *a, const mg_model *m, const mg_topo *t) {
+  a->fluid = 1;
+  mg_fluid_init(&a->fl, m, t);
+}
+
+mg_status mg_async_finish(mg_async *a, mg_err *err) {
+  if (!a->fluid) return MG_OK;
+  return mg_fluid_end(&a->fl, &a->end, err);
+}
+
 void mg_async_free(mg_async *a) {
+  mg_fluid_free(&a->fl);
   free(a->t_item);
   free(a->cpu);
   free(a->rcv);
@@ -136,6 +147,7 @@ mg_status mg_async_end(mg_async *a, mg_pricer *p, mg_err *err) {
   size_t n = a->n;
   if (n != p->n)
     return mg_fail(err, MG_ERR_INVALID, "the asynchronous clock saw %zu transfers, the pricer %zu", n, p->n);
+  if (a->fluid) return mg_fluid_add_round(&a->fl, p, a->rounds++, err);
   if (!mg_grow((void **)&a->done, &a->capdone, n + 1, sizeof *a->done))
     return mg_fail(err, MG_ERR_NOMEM, "out of memory for the asynchronous clock");
   int ranks = a->timing == MG_TIMING_RANKS;
@@ -169,6 +181,9 @@ mg_status mg_async_end(mg_async *a, mg_pricer *p, mg_err *err) {
     a->rcv[x->dst] = t;
     a->done[x->i] = t;
     if (t > a->end) a->end = t;
+    /* ranks: a send that is not detached holds its sender until it arrives */
+    if (ranks && m->detach && p->bytes[x->i] >= (double)m->detach && x->t > a->round_at[p->src[x->i]])
+      a->round_at[p->src[x->i]] = x->t;
   }
   if (ranks) {
     /* a node's next round starts when all its messages of this one are

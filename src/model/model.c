@@ -37,6 +37,10 @@ const char *mg_contention_name(mg_contention c) {
   return c == MG_CONT_SHARED ? "shared" : c == MG_CONT_FAIR ? "fair" : "strict";
 }
 
+const char *mg_routes_name(mg_routes r) {
+  return r == MG_ROUTES_DOR ? "dor" : r == MG_ROUTES_SIMGRID ? "simgrid" : "schedule";
+}
+
 static mg_status set_key(mg_model *m, const char *k, const char *v, mg_err *err) {
   if (!strcmp(k, "switching")) {
     for (int i = 0; i < 4; i++)
@@ -114,6 +118,21 @@ static mg_status set_key(mg_model *m, const char *k, const char *v, mg_err *err)
       m->share = MG_SHARE_HOPS;
     else
       return mg_fail(err, MG_ERR_INVALID, "share must be even or hops, not '%s'", v);
+    return MG_OK;
+  }
+  if (!strcmp(k, "detach")) {
+    if (!mg_parse_u64(v, &m->detach)) return mg_fail(err, MG_ERR_INVALID, "detach takes bytes (0: none), not '%s'", v);
+    return MG_OK;
+  }
+  if (!strcmp(k, "routes")) {
+    if (!strcmp(v, "schedule"))
+      m->routes = MG_ROUTES_SCHEDULE;
+    else if (!strcmp(v, "dor"))
+      m->routes = MG_ROUTES_DOR;
+    else if (!strcmp(v, "simgrid"))
+      m->routes = MG_ROUTES_SIMGRID;
+    else
+      return mg_fail(err, MG_ERR_INVALID, "routes must be schedule, dor or simgrid, not '%s'", v);
     return MG_OK;
   }
   if (!strcmp(k, "timing")) {
@@ -213,7 +232,10 @@ char *mg_model_format(const mg_model *m, char *buf, size_t len) {
   for (int j = 0; j < m->nbwf && n < len; j++)
     n += (size_t)snprintf(buf + n, len - n, "%s%llu:%s", j ? ";" : ",bwf=", (unsigned long long)m->bwf_at[j],
                           mg_fmt_double(m->bwf[j], x, sizeof x));
-  if (m->share == MG_SHARE_HOPS && n < len) snprintf(buf + n, len - n, ",share=hops");
+  if (m->share == MG_SHARE_HOPS && n < len) n += (size_t)snprintf(buf + n, len - n, ",share=hops");
+  if (m->routes != MG_ROUTES_SCHEDULE && n < len)
+    n += (size_t)snprintf(buf + n, len - n, ",routes=%s", mg_routes_name(m->routes));
+  if (m->detach && n < len) snprintf(buf + n, len - n, ",detach=%llu", (unsigned long long)m->detach);
   return buf;
 }
 
@@ -239,5 +261,10 @@ mg_status mg_model_validate(const mg_model *m, const mg_topo *t, mg_problem prob
   if (m->switching == MG_SW_BUS && (m->o != 0 || m->orecv != 0 || m->timing != MG_TIMING_SYNC || m->nbwf))
     return mg_fail(err, MG_ERR_INVALID,
                    "o, or, bwf and timing=async|ranks are defined for wormhole, circuit and saf switching");
+  /* a route the network picks may share arcs the schedule kept apart:
+   * only the rules that price sharing can price it */
+  if (m->routes != MG_ROUTES_SCHEDULE && (m->contention == MG_CONT_STRICT || m->switching == MG_SW_BUS))
+    return mg_fail(err, MG_ERR_INVALID, "routes=%s needs contention=shared or fair (strict keeps the named routes)",
+                   mg_routes_name(m->routes));
   return MG_OK;
 }

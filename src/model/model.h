@@ -142,6 +142,28 @@ mg_status mg_timeline_wires(mg_pricer *p, double round0, mg_err *err);
  * each message in order of arrival; the round ends at the last of these. */
 mg_status mg_timeline_round(mg_pricer *p, double *end, mg_err *err);
 
+/* timing=ranks under contention=fair (fluid.c): the executor's clock with
+ * the arcs shared across rounds. The rounds are kept (from the pricer,
+ * after each round is priced) and the clock runs at the schedule's end. */
+typedef struct mg_fluid {
+  mg_model m;
+  uint32_t N;
+  uint64_t narc_ids; /* N * 2d: the topology's arc ids */
+  size_t n, narcs;
+  uint32_t *src, *dst;
+  int64_t *round;
+  double *bytes, *wb, *fixed; /* per transfer: bytes, bytes / bwf, ts + hops*td */
+  size_t *off;                /* transfer i walks arcs[off[i] .. off[i+1]) */
+  uint64_t *arcs;
+  size_t capsrc, capdst, capround, capbytes, capwb, capfixed, capoff, caparcs;
+} mg_fluid;
+void mg_fluid_init(mg_fluid *f, const mg_model *m, const mg_topo *t);
+void mg_fluid_free(mg_fluid *f);
+/* Keeps the round the pricer has just priced (its transfers and arcs). */
+mg_status mg_fluid_add_round(mg_fluid *f, const mg_pricer *p, int64_t round, mg_err *err);
+/* Runs the clock over every round kept: *end is the last read. */
+mg_status mg_fluid_end(mg_fluid *f, double *end, mg_err *err);
+
 /* The asynchronous clock (async.c): every transfer starts when the items
  * it carries have arrived at its sender and its sender's CPU is free. */
 typedef struct mg_async {
@@ -159,6 +181,9 @@ typedef struct mg_async {
   size_t n, nitem_used, capready, capioff, capitems, capdone;
   double *round_at; /* ranks: per node, when its next round may start */
   double end;       /* the last finish so far */
+  int fluid;        /* ranks under contention=fair: the rounds go to the fluid */
+  mg_fluid fl;
+  int64_t rounds;
 } mg_async;
 
 /* Bytes of the asynchronous clock's state (per (node, item) arrival
@@ -167,6 +192,9 @@ typedef struct mg_async {
 mg_status mg_async_state_bytes(mg_timing timing, mg_problem problem, uint32_t N, uint64_t nitems, uint64_t *bytes,
                                mg_err *err);
 mg_status mg_async_init(mg_async *a, mg_timing timing, mg_problem problem, uint32_t N, uint64_t nitems, mg_err *err);
+/* timing=ranks under contention=fair: the clock shares arcs across rounds
+ * (fluid.c); called after mg_async_init. */
+void mg_async_use_fluid(mg_async *a, const mg_model *m, const mg_topo *t);
 void mg_async_free(mg_async *a);
 void mg_async_begin(mg_async *a);
 /* Adds the round's next transfer (in the pricer's order): its sender, and
@@ -175,5 +203,7 @@ mg_status mg_async_add(mg_async *a, uint32_t src, const uint64_t *bits, size_t n
                        size_t nlist, mg_err *err);
 /* Advances the clock over the round the pricer has just priced. */
 mg_status mg_async_end(mg_async *a, mg_pricer *p, mg_err *err);
+/* At the schedule's end: a->end is the schedule's time under the clock. */
+mg_status mg_async_finish(mg_async *a, mg_err *err);
 
 #endif

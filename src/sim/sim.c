@@ -97,6 +97,9 @@ static mg_status sim_begin_state(void *ctx, const mg_schedule_info *info, mg_err
     return mg_fail(err, MG_ERR_NOMEM, "cannot allocate the simulator's bookkeeping");
   MG_CHECK(mg_pricer_init(&s->pricer, &info->model, &info->topo, err));
   if (s->async) MG_CHECK(mg_async_init(&s->clock, info->model.timing, info->problem, s->N, nitems, err));
+  /* the executor's clock under fair sharing: rounds overlap on the wire */
+  if (s->async && info->model.timing == MG_TIMING_RANKS && info->model.contention == MG_CONT_FAIR)
+    mg_async_use_fluid(&s->clock, &info->model, &info->topo);
   s->rep.verified = 0;
   s->t0 = mg_now();
 out:
@@ -106,6 +109,27 @@ out:
 /* Shards fail together: their states' sizes differ (sim_shard.c). */
 static mg_status sim_begin(void *ctx, const mg_schedule_info *info, mg_err *err) {
   return mg_shard_begin(ctx, sim_begin_state(ctx, info, err), err);
+}
+
+/* Under routes=dor|simgrid the network, not the schedule, picks the path
+ * (an MPI program cannot name one): once the named route has passed the
+ * rules, the arcs and hops handed to the pricer are the network's. */
+static void network_route(mg_sim *s, const mg_transfer *tr, uint64_t *hops) {
+  const mg_topo *t = &s->info.topo;
+  mg_seg seg[MG_MAX_SEGS];
+  int nseg = mg_route_network(t, s->info.model.routes, tr->src, tr->dst, seg);
+  uint32_t cur = tr->src;
+  s->nroute_arcs = 0;
+  *hops = 0;
+  /* the named route has at least as many arcs as the shortest one */
+  for (int g = 0; g < nseg; g++) {
+    int dir = seg[g].hops < 0 ? -1 : 1;
+    for (int32_t h = 0; h < seg[g].hops * dir; h++) {
+      s->route_arcs[s->nroute_arcs++] = mg_arc_id(t, cur, seg[g].dim, dir);
+      cur = mg_topo_step(t, cur, seg[g].dim, dir);
+      (*hops)++;
+    }
+  }
 }
 
 /* Checks, resolves and delivers transfer i of the round, then hands it to
@@ -145,6 +169,7 @@ mg_status mg_sim_transfer(mg_sim *s, mg_round *rd, size_t i, mg_err *err) {
     MG_CHECK(mg_rule_route(s, tr, i, route, nseg, &hops, err));
     MG_CHECK(mg_rule_port(s, i, tr->src, 1, err));
     MG_CHECK(mg_rule_port(s, i, tr->dst, 0, err));
+    if (s->info.model.routes != MG_ROUTES_SCHEDULE) network_route(s, tr, &hops);
     if (s->info.problem == MG_GOSSIP) MG_CHECK(mg_gossip_deliver(s, tr->dst, route[nseg - 1].dim, err));
   }
   if (s->shard) return mg_shard_note(s, i, hops, nitems, route, nseg, err);
@@ -236,7 +261,11 @@ static mg_status sim_end(void *ctx, mg_err *err) {
   s->rep.wall_s = mg_now() - s->t0;
   s->rep.peak_rss_bytes = mg_peak_rss();
   if (st != MG_OK) return st;
-  if (s->async) s->rep.cost = s->clock.end; /* the last finish, not the sum of rounds */
+  if (s->async) {
+    st = mg_async_finish(&s->clock, err);
+    if (st != MG_OK) return st;
+    s->rep.cost = s->clock.end; /* the last finish, not the sum of rounds */
+  }
   s->rep.verified = 1;
   return MG_OK;
 }

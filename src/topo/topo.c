@@ -189,6 +189,21 @@ int32_t mg_ring_offset_simgrid(uint32_t n, uint32_t xa, uint32_t xb) {
   return (int32_t)off;
 }
 
+int mg_route_network(const mg_topo *t, mg_routes rule, uint32_t a, uint32_t b, mg_seg *seg) {
+  if (rule != MG_ROUTES_SIMGRID) return mg_route_default(t, a, b, seg);
+  int ns = 0;
+  for (int k = 0; k < t->d; k++) {
+    uint32_t xa = (a / t->stride[k]) % t->n[k], xb = (b / t->stride[k]) % t->n[k];
+    int64_t off = t->wrap[k] ? mg_ring_offset_simgrid(t->n[k], xa, xb) : (int64_t)xb - xa;
+    if (off != 0) {
+      seg[ns].dim = (int8_t)k;
+      seg[ns].hops = (int32_t)off;
+      ns++;
+    }
+  }
+  return ns;
+}
+
 int mg_route_default(const mg_topo *t, uint32_t a, uint32_t b, mg_seg *seg) {
   int ns = 0;
   for (int k = 0; k < t->d; k++) {

@@ -41,6 +41,11 @@ int mg_parse_double(const char *s, double *v);
  * the number of segments written into seg (at most d). */
 int mg_route_default(const mg_topo *t, uint32_t a, uint32_t b, mg_seg *seg);
 
+/* The route the network takes from a to b under the model's routes= rule
+ * (dor: mg_route_default; simgrid: dimension order, ties as
+ * mg_ring_offset_simgrid); at most d segments. */
+int mg_route_network(const mg_topo *t, mg_routes rule, uint32_t a, uint32_t b, mg_seg *seg);
+
 /* Signed hops from coordinate xa to xb on a ring of n as SimGrid's TORUS
  * cluster routes them, whatever route a schedule names: the shorter way
  * round, a tie (n/2 away) + except from coordinate n/2, where it goes -. */

@@ -89,7 +89,8 @@ set_tests_properties(mpi_unmodified_plain mpi_interposed_ring6 mpi_interposed_in
 set(MG_CLI_COMMANDS ${MG_CLI_SOURCES})
 list(FILTER MG_CLI_COMMANDS EXCLUDE REGEX "/meshgossip\\.c$")
 add_executable(meshgossip-mpi ${CMAKE_SOURCE_DIR}/tools/mpi/meshgossip_mpi.c ${CMAKE_SOURCE_DIR}/tools/mpi/calibrate.c
-               ${CMAKE_SOURCE_DIR}/tools/mpi/calibrate_loggp.c ${CMAKE_SOURCE_DIR}/tools/mpi/bench.c
+               ${CMAKE_SOURCE_DIR}/tools/mpi/calibrate_loggp.c ${CMAKE_SOURCE_DIR}/tools/mpi/calibrate_eager.c
+               ${CMAKE_SOURCE_DIR}/tools/mpi/bench.c
                ${CMAKE_SOURCE_DIR}/tools/mpi/dist.c ${MG_CLI_COMMANDS})
 target_include_directories(meshgossip-mpi PRIVATE ${CMAKE_SOURCE_DIR}/tools/mpi)
 target_link_libraries(meshgossip-mpi PRIVATE meshgossip_mpi)

@@ -24,7 +24,8 @@ _meshgossip() {
     --model)
       COMPREPLY=($(compgen -W "switching=wormhole switching=circuit switching=saf switching=bus port=all port=one
                                contention=strict contention=shared contention=fair ts= td= tl= ell= o= or= bwf=
-                               share=even share=hops @" -- "$cur"))
+                               share=even share=hops routes=schedule routes=dor routes=simgrid detach=
+                               timing=sync timing=async timing=ranks @" -- "$cur"))
       compopt -o nospace; return ;;
     --export|--export-ti|--output|-o|--plot) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --format) COMPREPLY=($(compgen -W "json msccl goal" -- "$cur")); return ;;

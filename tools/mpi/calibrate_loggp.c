@@ -26,6 +26,14 @@
  *                (SimGrid: 2/3 of the arc, 1.5*m*tl against 2*m*tl) the
  *                arc is shared by route length: share=hops.
  *
+ * detach=B, the eager limit, is probed by calibrate_eager.c; timing=ranks
+ * is written because it is the executor's clock (src/mpi/exec.c has no
+ * barrier between rounds). routes=simgrid is written, not measured, when the tool is built with
+ * SimGrid's smpicc (its mpi.h defines SMPI_H): a SimGrid TORUS cluster
+ * routes every message itself, whatever a schedule names; on a real
+ * machine the rule is the network's and the file keeps the default
+ * (docs/models.md).
+ *
  * Every time is the mean over --reps runs (after a warm-up) of the slowest
  * rank's time from a common barrier, as the other steps of calibrate.c. */
 #include "mpi_tool.h"
@@ -212,8 +220,17 @@ int mg_tool_calibrate_loggp(const args *a, int me, int n, char *model, size_t le
   free(b.s);
   free(b.r);
   if (b.bad) return 1;
-  size_t w = (size_t)snprintf(model, len, "ts=%.6g,td=0,tl=%.6g,o=%.6g,or=%.6g,contention=fair%s", f.ts, f.tl, f.o,
-                              f.orecv, hops ? ",share=hops" : "");
+#ifdef SMPI_H
+  const char *routes = ",routes=simgrid";
+#else
+  const char *routes = "";
+#endif
+  long eager = mg_tool_calibrate_eager(me, &b.bad);
+  if (b.bad) return 1;
+  /* timing=ranks: the executor's clock (no barrier between rounds) */
+  size_t w = (size_t)snprintf(model, len, "ts=%.6g,td=0,tl=%.6g,o=%.6g,or=%.6g,contention=fair%s%s,timing=ranks", f.ts,
+                              f.tl, f.o, f.orecv, hops ? ",share=hops" : "", routes);
+  if (eager > 0 && w < len) w += (size_t)snprintf(model + w, len - w, ",detach=%ld", eager);
   for (int j = 0; j < f.nbwf && w < len; j++)
     w += (size_t)snprintf(model + w, len - w, "%s%ld:%.6g", j ? ";" : ",bwf=", f.bwf_at[j], f.bwf[j]);
   if (me == 0 && !a->json) {
@@ -224,6 +241,10 @@ int mg_tool_calibrate_loggp(const args *a, int me, int n, char *model, size_t le
            f.o, f.orecv, f.ts, f.tl, big);
     printf("#   share = %s (0 -> 2 and 1 -> 2 at once: done at %.4g and %.4g s, ratio %.3f)\n", hops ? "hops" : "even",
            first, last, last > 0 ? first / last : 0);
+    if (eager > 0)
+      printf("#   detach = %ld B (the least MPI_Isend that waits for its receiver)\n", eager);
+    else
+      printf("#   detach: every send up to 16 MiB is eager\n");
   }
   return 0;
 }

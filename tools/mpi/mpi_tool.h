@@ -33,5 +33,9 @@ int mg_tool_bench_option(args *a, const char *o, const char *v);
 /* calibrate's LogGP fit (calibrate_loggp.c): the fitted model spec into
  * model[len] on every rank. */
 int mg_tool_calibrate_loggp(const args *a, int me, int n, char *model, size_t len);
+/* calibrate's eager-limit probe (calibrate_eager.c, ranks 0..2): the least
+ * message size whose MPI_Isend waits for its receiver, 0 if none up to
+ * 16 MiB; *bad on an MPI error. */
+long mg_tool_calibrate_eager(int me, int *bad);
 
 #endif

@@ -280,6 +280,9 @@ static int child_run(plan *p, const char *platform, int network_smpi, int fd) {
   argv[argc++] = "--cfg=surf/precision:1e-9";
   argv[argc++] = "--cfg=contexts/stack-size:128";
   argv[argc++] = getenv("MG_SG_DEBUG") ? "--log=root.thres:info" : "--log=root.thres:critical";
+  /* one more SimGrid setting for experiments (docs/engine.md), e.g.
+   * MG_SG_CFG=--cfg=network/crosstraffic:0 */
+  if (getenv("MG_SG_CFG") && getenv("MG_SG_CFG")[0]) argv[argc++] = getenv("MG_SG_CFG");
   argv[argc] = NULL;
   simgrid_init(&argc, argv);
   simgrid_load_platform(platform);
