@@ -1,6 +1,7 @@
 /* Lower bounds: each term against a hand count. */
 #include "helpers.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static double term(const mg_bound *b, const char *name) {
@@ -44,6 +45,35 @@ static void gossip_terms(void **state) {
   }
 }
 
+/* LogP's overhead: holders of a piece (of a node's data) at most double
+ * per o. torus:8x8, o = 250 us, ts = 10 ns, or = 1 us: 6 o + ts + or. A
+ * schedule never beats it: recursive doubling on 64 ranks (6 rounds of one
+ * message) costs at least that under every clock. */
+static void overhead_term(void **state) {
+  (void)state;
+  mg_bound b;
+  const char *model = "contention=fair,ts=1e-8,tl=6e-9,o=2.5e-4,or=1e-6";
+  mg_problem_spec pb = th_problem(MG_GOSSIP, "torus:8x8", model, 256);
+  assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
+  assert_float_equal(term(&b, "overheads"), 6 * 2.5e-4 + 1e-8 + 1e-6, 1e-15);
+  assert_float_equal(b.lower_bound, 6 * 2.5e-4 + 1e-8 + 1e-6, 1e-15);
+  const char *clocks[] = {"", ",timing=ranks", ",timing=async"};
+  for (int k = 0; k < 3; k++) {
+    char spec[128];
+    snprintf(spec, sizeof spec, "%s%s", model, clocks[k]);
+    pb = th_problem(MG_GOSSIP, "torus:8x8", spec, 256);
+    assert_true(th_cost("mpi-allgather-rd", &pb) >= b.lower_bound);
+  }
+  pb = th_problem(MG_EXCHANGE, "ring:5", model, 256);
+  assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
+  assert_float_equal(term(&b, "overheads"), 3 * 2.5e-4 + 1e-8 + 1e-6, 1e-15); /* 2^2 < 5 <= 2^3 */
+  /* no overhead, no term */
+  pb = th_problem(MG_GOSSIP, "torus:8x8", "ts=1e-8,tl=6e-9", 256);
+  mg_lower_bound(&pb, &b, NULL);
+  for (int i = 0; i < b.n; i++)
+    assert_string_not_equal(b.term[i].name, "overheads");
+}
+
 static void exchange_terms(void **state) {
   (void)state;
   mg_bound b;
@@ -67,6 +97,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(gossip_terms),
       cmocka_unit_test(exchange_terms),
+      cmocka_unit_test(overhead_term),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

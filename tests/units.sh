@@ -25,4 +25,14 @@ printf '%s\n' "$cmp" | grep -qE "^ +algorithm +cost \(s\) +rounds" || fail "comp
 tune=$("$cli" tune --algo torgos --topo torus:9x9 --r 10) || fail "tune exit $?"
 printf '%s\n' "$tune" | grep -qx "best        torgos:a=3,b=3,x=1  cost 83.5 t'_l, 5 rounds (verified)" || fail "tune: $tune"
 printf '%s\n' "$tune" | grep -qE "^runner-up   torgos:[a-z0-9=,]+  cost [0-9.]+ t'_l$" || fail "tune runner-up: $tune"
+# compare prices sharing (contention=shared) unless the model sets the rule,
+# also when it is set in a model file
+mf=$(mktemp)
+trap 'rm -f "$mf"' EXIT
+printf 'contention=fair\nts=1e-6\ntl=1e-9\n' >"$mf"
+cmp=$("$cli" compare --problem gossip --topo torus:4x4 --model "@$mf") || fail "compare @file exit $?"
+printf '%s\n' "$cmp" | head -1 | grep -q "contention=fair," || fail "compare dropped the file's contention: $cmp"
+printf 'ts=1e-6\ntl=1e-9\n' >"$mf"
+cmp=$("$cli" compare --problem gossip --topo torus:4x4 --model "@$mf") || fail "compare @file exit $?"
+printf '%s\n' "$cmp" | head -1 | grep -q "contention=shared," || fail "compare without a rule: $cmp"
 echo "PASS: units"

@@ -34,6 +34,9 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed);
 int cli_extra_argument(const cli_opts *o);
 /* Builds the problem from --topo, --model/--r and --bytes. */
 mg_status cli_problem(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, mg_err *err);
+/* Whether --model, or the model file it names, sets contention= (compare,
+ * draw and report price sharing, contention=shared, unless it does). */
+int cli_model_sets_contention(const cli_opts *o);
 /* Maps a library status to an exit code and prints the one-line message. */
 int cli_fail(mg_status st, const mg_err *err);
 int cli_exit_code(mg_status st);

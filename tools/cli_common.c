@@ -158,6 +158,15 @@ mg_status cli_problem(const cli_opts *o, mg_problem problem, mg_problem_spec *pb
   return MG_OK;
 }
 
+int cli_model_sets_contention(const cli_opts *o) {
+  if (!o->model) return 0;
+  mg_model m;
+  mg_err e;
+  mg_model_default(&m);
+  m.contention = (mg_contention)-1; /* unset: what the spec or its file leaves alone */
+  return mg_model_parse(o->model, &m, &e) == MG_OK && m.contention != (mg_contention)-1;
+}
+
 int cli_exit_code(mg_status st) {
   switch (st) {
   case MG_OK: return EXIT_OK;

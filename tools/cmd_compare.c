@@ -180,7 +180,7 @@ int cmd_compare(int argc, char **argv) {
   mg_problem_spec pb;
   if ((st = cli_problem(&o, problem, &pb, &err)) != MG_OK) return cli_fail(st, &err);
   /* one contention rule for every algorithm: shared unless asked */
-  if (!o.model || !strstr(o.model, "contention=")) pb.model.contention = MG_CONT_SHARED;
+  if (!cli_model_sets_contention(&o)) pb.model.contention = MG_CONT_SHARED;
   int code = cli_size_check(&o, &pb);
   if (code != EXIT_OK) return code;
   mg_sim_opts so;

@@ -62,7 +62,7 @@ int cmd_draw(int argc, char **argv) {
   mg_status st;
   if ((st = mg_algo_lookup(o.algo, &a, &ps, &err)) != MG_OK) return cli_fail(st, &err);
   if ((st = cli_problem(&o, a->problem, &pb, &err)) != MG_OK) return cli_fail(st, &err);
-  if (a->needs_shared && (!o.model || !strstr(o.model, "contention="))) pb.model.contention = MG_CONT_SHARED;
+  if (a->needs_shared && !cli_model_sets_contention(&o)) pb.model.contention = MG_CONT_SHARED;
   mg_sim_opts so;
   cli_sim_opts(&o, &so);
   mg_trace_opts to = {.max_kept = 64,

@@ -53,7 +53,7 @@ int cmd_report(int argc, char **argv) {
   mg_status st;
   if ((st = mg_problem_parse(o.problem, &problem, &err)) != MG_OK) return cli_fail(st, &err);
   if ((st = cli_problem(&o, problem, &pb, &err)) != MG_OK) return cli_fail(st, &err);
-  if (!o.model || !strstr(o.model, "contention=")) pb.model.contention = MG_CONT_SHARED;
+  if (!cli_model_sets_contention(&o)) pb.model.contention = MG_CONT_SHARED;
   double sizes[64];
   size_t ns = 0;
   if (o.sizes && !(ns = parse_sizes(o.sizes, sizes, 64))) {

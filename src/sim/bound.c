@@ -108,6 +108,21 @@ static void circuit_bounds(const mg_problem_spec *pb, mg_bound *b) {
       "Delmas, Perennes 1996 Remark 6.5 (Fraigniaud)", 0, note);
 }
 
+/* LogP's overhead (Culler et al., "LogP: Towards a Realistic Model of
+ * Parallel Computation"): a node's messages leave o apart, so the nodes
+ * that hold a given piece (gossip) or anything of a given node (exchange)
+ * at most double every o; the last of them still takes ts to arrive and or
+ * to be read. Holds under every clock (a sync round with k messages a node
+ * lasts at least k*o). */
+static void overhead_bound(const mg_problem_spec *pb, mg_bound *b) {
+  const mg_model *m = &pb->model;
+  if (!(m->o > 0) || m->switching == MG_SW_BUS) return;
+  double s = log_ceil(pb->topo.N, 2.0);
+  char note[96];
+  snprintf(note, sizeof note, "holders at most double per o: %g*o + ts + or", s);
+  add(b, "overheads", s * m->o + m->ts + m->orecv, "LogP (Culler et al.): o per message", 1, note);
+}
+
 static void gossip_bounds(const mg_problem_spec *pb, mg_bound *b) {
   const mg_topo *t = &pb->topo;
   const mg_model *m = &pb->model;
@@ -149,6 +164,7 @@ static void gossip_bounds(const mg_problem_spec *pb, mg_bound *b) {
     add(b, "distance", (double)mg_topo_diameter(t) * m->td, "Juurlink, Rao, Sibeyn 1996 Lemma 1 (D*t_d)", 1,
         "the diameter");
   }
+  overhead_bound(pb, b);
   if (t->d == 1 && !one && m->switching != MG_SW_SAF) ring_bounds(pb, b);
   /* Juurlink, Rao, Sibeyn 1996 Corollary 2's "trivial lower bound" d log3 n t_s + n^d/(2d)
    * t'_l, for n^d grids of d >= 2: not valid as a bound. Its start-up term
@@ -197,6 +213,7 @@ static void exchange_bounds(const mg_problem_spec *pb, mg_bound *b) {
     add(b, "startups", log_ceil(N, (double)max_in_degree(t) + 1) * m->ts, "fan-out (log N / log(deg+1))", 1,
         "a node's blocks reach at most (deg+1)^t nodes");
   add(b, "distance", (double)mg_topo_diameter(t) * m->td, "the diameter", 1, "");
+  overhead_bound(pb, b);
 }
 
 /* Delmas, Perennes 1996's round terms count arc-disjoint dipaths: with shared arcs
