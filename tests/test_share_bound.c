@@ -1,7 +1,8 @@
 /* How contention=fair shares an arc on a machine like SimGrid's SMPI
- * (src/model/fair.c, docs/models.md): a bandwidth factor (bwf) bounds a
- * message's rate instead of weighing its bytes, and share=hops gives a
- * flow a share in inverse proportion to its route's length.
+ * (src/model/fair.c, docs/models.md): a message with bandwidth factor F
+ * (bwf) takes 1/F of an arc per byte it moves (as SimGrid's own run of the
+ * same schedules does: tests/simgrid), and share=hops gives a flow a share
+ * in inverse proportion to its route's length.
  *
  * A complete gossip on line:3, P = 1, 100-byte items, ts = 0, tl = 1:
  * round 0: A = 0->2 (item 0, arcs 0->1, 1->2), B = 1->2 (item 1, arc
@@ -34,14 +35,14 @@ static double line3(const char *model) {
 #define BASE "contention=fair,ts=0,td=0,tl=1"
 
 /* Every message at half speed (bwf=0:0.5): alone a message takes 200. A
- * and B on arc 1->2 are each bounded at 0.5 and the arc carries both at
- * once: round 0 takes 200, not the 400 of weighing each as 200 bytes. */
-static void bwf_is_a_rate_bound(void **state) {
+ * and B on arc 1->2 each weigh 200 there: round 0 takes 400 under fair
+ * (a bound alone would let both through at once in 200). */
+static void bwf_weighs_bytes(void **state) {
   (void)state;
   assert_float_equal(line3(BASE), 200 + 100, 1e-9);
-  assert_float_equal(line3(BASE ",bwf=0:0.5"), 200 + 200, 1e-9);
-  /* shared: the busiest arc's real bytes (200) or the slowest message
-   * alone (200), whichever is more */
+  assert_float_equal(line3(BASE ",bwf=0:0.5"), 400 + 200, 1e-9);
+  /* shared, the coarser rule, keeps the busiest arc's real bytes (200) or
+   * the slowest message alone (200), whichever is more */
   assert_float_equal(line3("contention=shared,ts=0,td=0,tl=1,bwf=0:0.5"), 200 + 200, 1e-9);
 }
 
@@ -67,7 +68,7 @@ static void share_by_route_length(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(bwf_is_a_rate_bound),
+      cmocka_unit_test(bwf_weighs_bytes),
       cmocka_unit_test(share_by_route_length),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,9 +19,10 @@
  *     posted: SimGrid matches a communication when both sides are there);
  *   - a moving message is a flow on its arcs; every arc carries 1/tl bytes
  *     per second, shared max-min among all the flows on it whatever their
- *     round (weights 1/hops under share=hops, a flow bounded at F/tl by
- *     its bandwidth factor: the rules of fair.c), re-shared at every start
- *     and every end of a flow;
+ *     round (weights 1/hops under share=hops; a flow with bandwidth factor
+ *     F takes 1/F of an arc's capacity per byte it moves, so alone it moves
+ *     at F/tl: the rules of fair.c), re-shared at every start and every end
+ *     of a flow;
  *   - it arrives ts + hops*td (the pricer's fixed terms) after its last
  *     byte is sent, and its receiver reads it in order of arrival, `or`
  *     each. The schedule ends at its last read;
@@ -58,7 +59,7 @@ typedef struct fluid_run {
   size_t *left;
   int64_t *in_round;
   /* per transfer */
-  double *rel, *rem, *rate, *wt, *bound;
+  double *rel, *rem, *rate, *wt, *bound, *use; /* use: arc capacity per byte/s (1/F) */
   uint8_t *src_in;
   /* the flows on the wire, and the arcs they use (dense index) */
   size_t *active, nactive;
@@ -173,7 +174,7 @@ static void share(fluid_run *r) {
         na++;
       }
       r->nun[r->arc_loc[a]]++;
-      r->wsum[r->arc_loc[a]] += r->wt[i];
+      r->wsum[r->arc_loc[a]] += r->wt[i] * r->use[i];
     }
   }
   size_t unfrozen = r->nactive;
@@ -206,9 +207,9 @@ static void share(fluid_run *r) {
       r->frozen[i] = 2;
       for (size_t j = f->off[i]; j < f->off[i + 1]; j++) {
         uint32_t k = r->arc_loc[f->arcs[j]];
-        r->cap[k] -= r->rate[i];
+        r->cap[k] -= r->rate[i] * r->use[i];
         r->nun[k]--;
-        r->wsum[k] -= r->wt[i];
+        r->wsum[k] -= r->wt[i] * r->use[i];
       }
     }
   }
@@ -370,6 +371,7 @@ mg_status mg_fluid_end(mg_fluid *f, double *end, mg_err *err) {
   r.rate = mg_calloc(n + 1, sizeof(double));
   r.wt = mg_calloc(n + 1, sizeof(double));
   r.bound = mg_calloc(n + 1, sizeof(double));
+  r.use = mg_calloc(n + 1, sizeof(double));
   r.src_in = mg_calloc(n + 1, 1);
   r.frozen = mg_calloc(n + 1, 1);
   r.active = mg_calloc(n + 1, sizeof(size_t));
@@ -380,8 +382,8 @@ mg_status mg_fluid_end(mg_fluid *f, double *end, mg_err *err) {
   r.wsum = mg_calloc(f->narc_ids + 1, sizeof(double));
   r.nun = mg_calloc(f->narc_ids + 1, sizeof(uint32_t));
   if (!r.noff || !r.entries || !r.pos || !r.stop || !r.enter || !r.rcv || !r.left || !r.in_round || !r.rel || !r.rem ||
-      !r.rate || !r.wt || !r.bound || !r.src_in || !r.frozen || !r.active || !r.arc_loc || !r.arc_seen || !r.arc_of ||
-      !r.cap || !r.wsum || !r.nun) {
+      !r.rate || !r.wt || !r.bound || !r.use || !r.src_in || !r.frozen || !r.active || !r.arc_loc || !r.arc_seen ||
+      !r.arc_of || !r.cap || !r.wsum || !r.nun) {
     st = mg_fail(err, MG_ERR_NOMEM, "out of memory for the ranks clock (%zu transfers)", n);
     goto out;
   }
@@ -393,6 +395,7 @@ mg_status mg_fluid_end(mg_fluid *f, double *end, mg_err *err) {
     size_t h = f->off[i + 1] - f->off[i];
     r.wt[i] = f->m.share == MG_SHARE_HOPS && h > 1 ? 1.0 / (double)h : 1.0;
     r.bound[i] = f->m.nbwf && f->wb[i] > 0 ? f->bytes[i] / (f->wb[i] * f->m.tl) : INFINITY;
+    r.use[i] = f->m.nbwf && f->bytes[i] > 0 ? f->wb[i] / f->bytes[i] : 1.0;
   }
   for (size_t v = 0; v < N; v++)
     r.noff[v + 1] += r.noff[v];
@@ -420,6 +423,7 @@ out:
   free(r.rate);
   free(r.wt);
   free(r.bound);
+  free(r.use);
   free(r.src_in);
   free(r.frozen);
   free(r.active);

@@ -25,6 +25,8 @@
 #define TD 1e-6
 #define TL 1e-9 /* 1 GB/s */
 
+static int network_smpi; /* 1: SimGrid's SMPI network model instead of CM02 */
+
 /* Records hand-made rounds (the run may end incomplete: only the
  * recorded transfers matter) and replays them. */
 static double replay_on(th_sched *s, double o, double or_, mg_engine_sync sync, int simgrid_routes) {
@@ -43,6 +45,7 @@ static double replay_on(th_sched *s, double o, double or_, mg_engine_sync sync, 
   eo.or_ = or_;
   eo.sync = sync;
   eo.simgrid_routes = simgrid_routes;
+  eo.network_smpi = network_smpi;
   mg_engine_result res;
   st = mg_simgrid_replay(d, &eo, &res, &err);
   if (st != MG_OK) fprintf(stderr, "replay: %s\n", err.msg);
@@ -117,6 +120,29 @@ static void test_sharing(void **state) {
   th_add(&s, 0, mg_xfer(1, 2));
   near(replay(&s, 0, 0, MG_SYNC_DATA), 2 * 1e6 * 1e-9);
   th_sched_free(&s);
+}
+
+/* SimGrid's SMPI network (its default smpi/bw-factor: 0.342 of the link
+ * for a 1-KiB message): one 1-KiB message alone on line:3, then two that
+ * share link 1 -> 2. The factor is not only a bound on a lone flow: the
+ * two take twice as long as one, as the cost model's contention=fair with
+ * bwf prices them (src/model/fair.c, tests/test_share_bound.c); a bound
+ * alone would let both through in the time of one. */
+static void test_smpi_factor_weighs(void **state) {
+  (void)state;
+  th_sched s;
+  network_smpi = 1;
+  th_sched_init(&s, MG_GOSSIP, "line:3", "contention=shared,ts=0,td=0,tl=1e-9", 1);
+  s.info.bytes = 1024;
+  th_add(&s, 0, mg_xfer(0, 2));
+  double one = replay(&s, 0, 0, MG_SYNC_DATA);
+  th_add(&s, 0, mg_xfer(1, 2));
+  double two = replay(&s, 0, 0, MG_SYNC_DATA);
+  network_smpi = 0;
+  th_sched_free(&s);
+  /* alone: 1024 B at 0.342 GB/s = 2.99 us (the 732-B step), plus latencies */
+  if (!(one > 0.95 * 1024 * 1e-9 / 0.342 && one < 1.2 * 1024 * 1e-9 / 0.338)) fail_msg("one flow %.4g s", one);
+  if (!(two > 1.8 * one && two < 2.1 * one)) fail_msg("two flows %.4g s, one %.4g s", two, one);
 }
 
 /* Ties: on ring:4, 2 -> 0 is two hops either way. Ours go + (2 -> 3 -> 0)
@@ -229,9 +255,10 @@ static void test_platform_routes(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_one_message),     cmocka_unit_test(test_data_vs_rank), cmocka_unit_test(test_chain),
-      cmocka_unit_test(test_sharing),         cmocka_unit_test(test_tie_routes),   cmocka_unit_test(test_engine_run),
-      cmocka_unit_test(test_platform_routes),
+      cmocka_unit_test(test_one_message), cmocka_unit_test(test_data_vs_rank),
+      cmocka_unit_test(test_chain),       cmocka_unit_test(test_sharing),
+      cmocka_unit_test(test_tie_routes),  cmocka_unit_test(test_smpi_factor_weighs),
+      cmocka_unit_test(test_engine_run),  cmocka_unit_test(test_platform_routes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
