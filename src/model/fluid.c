@@ -67,7 +67,6 @@ typedef struct fluid_run {
   uint32_t mark;
   double *cap, *wsum;
   uint32_t *nun;
-  uint64_t *arc_of; /* dense index -> arc id */
   uint8_t *frozen;
   double end;
 } fluid_run;
@@ -167,7 +166,6 @@ static void share(fluid_run *r) {
       if (r->arc_seen[a] != r->mark) {
         r->arc_seen[a] = r->mark;
         r->arc_loc[a] = (uint32_t)na;
-        r->arc_of[na] = a;
         r->cap[na] = 1.0 / f->m.tl;
         r->nun[na] = 0;
         r->wsum[na] = 0;
@@ -377,13 +375,12 @@ mg_status mg_fluid_end(mg_fluid *f, double *end, mg_err *err) {
   r.active = mg_calloc(n + 1, sizeof(size_t));
   r.arc_loc = mg_calloc(f->narc_ids + 1, sizeof(uint32_t));
   r.arc_seen = mg_calloc(f->narc_ids + 1, sizeof(uint32_t));
-  r.arc_of = mg_calloc(f->narc_ids + 1, sizeof(uint64_t));
   r.cap = mg_calloc(f->narc_ids + 1, sizeof(double));
   r.wsum = mg_calloc(f->narc_ids + 1, sizeof(double));
   r.nun = mg_calloc(f->narc_ids + 1, sizeof(uint32_t));
   if (!r.noff || !r.entries || !r.pos || !r.stop || !r.enter || !r.rcv || !r.left || !r.in_round || !r.rel || !r.rem ||
       !r.rate || !r.wt || !r.bound || !r.use || !r.src_in || !r.frozen || !r.active || !r.arc_loc || !r.arc_seen ||
-      !r.arc_of || !r.cap || !r.wsum || !r.nun) {
+      !r.cap || !r.wsum || !r.nun) {
     st = mg_fail(err, MG_ERR_NOMEM, "out of memory for the ranks clock (%zu transfers)", n);
     goto out;
   }
@@ -429,7 +426,6 @@ out:
   free(r.active);
   free(r.arc_loc);
   free(r.arc_seen);
-  free(r.arc_of);
   free(r.cap);
   free(r.wsum);
   free(r.nun);
