@@ -165,19 +165,25 @@ typedef struct mg_model {
    * sender's round waits until it has been received. 0: every send is
    * detached ("detach=B"). */
   uint64_t detach;
+  /* contention=fair: every flow also loads the arcs of its return route
+   * (the route from its receiver back to its sender: the network's under
+   * routes=dor|simgrid, the named route reversed under routes=schedule) at
+   * `ack` times its rate: TCP's acknowledgements, SimGrid's
+   * network/crosstraffic (0.05). 0: none ("ack=F", 0 <= F <= 1). */
+  double ack;
 } mg_model;
 
 /* Defaults: wormhole, all-port, strict, ts=1, td=0, tl=0, ell=0. */
 void mg_model_default(mg_model *m);
 /* Applies "key=value,..." on top of *m (keys: switching, port, contention,
- * ts, td, tl, ell, o, or, timing, bwf, share, routes, detach). Rejects unknown keys, negative or
+ * ts, td, tl, ell, o, or, timing, bwf, share, routes, detach, ack). Rejects unknown keys, negative or
  * non-finite numbers. "@FILE" reads the items from a file (one or more a
  * line, "#" comments; MG_ERR_IO if it cannot be read). */
 mg_status mg_model_parse(const char *spec, mg_model *m, mg_err *err);
 /* The papers' units: ts=r, td=0, tl=1 (with L=1, costs are in t'_l). */
 mg_status mg_model_paper_units(mg_model *m, double r, mg_err *err);
 /* "switching=..,ell=N", then ",o=..", ",or=..", ",timing=..", ",bwf=..",
- * ",share=..", ",routes=..", ",detach=.." only where they differ from the defaults. */
+ * ",share=..", ",routes=..", ",detach=..", ",ack=.." only where they differ from the defaults. */
 char *mg_model_format(const mg_model *m, char *buf, size_t len);
 const char *mg_timing_name(mg_timing t);
 const char *mg_switching_name(mg_switching s);

@@ -1,8 +1,9 @@
 /* How contention=fair shares an arc on a machine like SimGrid's SMPI
  * (src/model/fair.c, docs/models.md): a message with bandwidth factor F
  * (bwf) takes 1/F of an arc per byte it moves (as SimGrid's own run of the
- * same schedules does: tests/simgrid), and share=hops gives a flow a share
- * in inverse proportion to its route's length.
+ * same schedules does: tests/simgrid), share=hops gives a flow a share
+ * in inverse proportion to its route's length, and ack=c loads its return
+ * route with c of its share.
  *
  * A complete gossip on line:3, P = 1, 100-byte items, ts = 0, tl = 1:
  * round 0: A = 0->2 (item 0, arcs 0->1, 1->2), B = 1->2 (item 1, arc
@@ -10,26 +11,35 @@
  * Round 1: 1->0 (item 2), 2->1 (item 0), one hop each, alone. */
 #include "helpers.h"
 
+#include "../src/model/model.h"
+
 #include <string.h>
 
-static double line3(const char *model) {
+/* A gossip schedule on line:3, 100-byte items: (round, src, dst, item). */
+typedef struct step {
+  int round;
+  uint32_t src, dst, item;
+} step;
+
+static double on_line3(const char *model, const step *st, size_t n) {
   th_sched s;
   mg_report rep;
   memset(&rep, 0, sizeof rep);
   th_sched_init(&s, MG_GOSSIP, "line:3", model, 1);
   s.info.bytes = 100;
-  th_add(&s, 0, th_one_item(0, 2, 0));
-  th_add(&s, 0, th_one_item(1, 2, 1));
-  th_add(&s, 0, th_one_item(2, 1, 2));
-  th_add(&s, 0, th_one_item(1, 0, 1));
-  th_add(&s, 1, th_one_item(1, 0, 2));
-  th_add(&s, 1, th_one_item(2, 1, 0));
+  for (size_t i = 0; i < n; i++)
+    th_add(&s, st[i].round, th_one_item(st[i].src, st[i].dst, st[i].item));
   assert_int_equal(th_simulate(&s, &rep), MG_OK);
   assert_true(rep.verified);
   double c = rep.cost;
   mg_report_free(&rep);
   th_sched_free(&s);
   return c;
+}
+
+static double line3(const char *model) {
+  static const step st[] = {{0, 0, 2, 0}, {0, 1, 2, 1}, {0, 2, 1, 2}, {0, 1, 0, 1}, {1, 1, 0, 2}, {1, 2, 1, 0}};
+  return on_line3(model, st, sizeof st / sizeof st[0]);
 }
 
 #define BASE "contention=fair,ts=0,td=0,tl=1"
@@ -66,10 +76,46 @@ static void share_by_route_length(void **state) {
   assert_int_equal(mg_model_parse("share=tcp", &m, NULL), MG_ERR_INVALID);
 }
 
+/* ack=0.05 (SimGrid's network/crosstraffic): every flow also takes 5% of
+ * its share on its return route. A gossip on line:3, 100-byte items,
+ * share=hops, ts = 0, tl = 1. Round 0: A = 0->2 (2 hops, weight 1/2) and
+ * B = 1->0 (1 hop). Without acknowledgements they share nothing: 100.
+ * With them, arc 1->0 carries B (1) and A's acknowledgements (0.05 x 1/2):
+ * level 1/1.025, B moves at 0.9756 and ends at 102.5; A, held on that arc
+ * at half the level (0.4878), has moved 50 bytes by then and ends alone at
+ * 152.5 (SimGrid's max-min: a long flow waits for a short one it meets
+ * only with its acknowledgements). Rounds 1 and 2: two one-hop flows the
+ * opposite ways each, 1/1.05 of the arc each: 105. */
+static double acks(const char *model) {
+  static const step st[] = {{0, 0, 2, 0}, {0, 1, 0, 1}, {1, 2, 1, 2}, {1, 1, 2, 1}, {2, 1, 0, 2}, {2, 0, 1, 0}};
+  return on_line3(model, st, sizeof st / sizeof st[0]);
+}
+
+static void acks_load_the_return_route(void **state) {
+  (void)state;
+  assert_float_equal(acks(BASE ",share=hops"), 300, 1e-9);
+  assert_float_equal(acks(BASE ",share=hops,ack=0.05"), 152.5 + 105 + 105, 1e-9);
+  /* the network's return route is the same on a line */
+  assert_float_equal(acks(BASE ",share=hops,ack=0.05,routes=dor"), 152.5 + 105 + 105, 1e-9);
+  mg_model m;
+  char buf[256];
+  mg_model_default(&m);
+  assert_int_equal(mg_model_parse("contention=fair,ack=0.05", &m, NULL), MG_OK);
+  assert_non_null(strstr(mg_model_format(&m, buf, sizeof buf), ",ack=0.05"));
+  assert_int_equal(mg_model_parse("ack=1.5", &m, NULL), MG_ERR_INVALID);
+  assert_int_equal(mg_model_parse("ack=-0.1", &m, NULL), MG_ERR_INVALID);
+  /* acknowledgements are priced by the fair sharing only */
+  mg_topo t;
+  assert_int_equal(mg_topo_parse("line:3", &t, NULL), MG_OK);
+  assert_int_equal(mg_model_parse("contention=shared", &m, NULL), MG_OK);
+  assert_int_equal(mg_model_validate(&m, &t, MG_GOSSIP, NULL), MG_ERR_INVALID);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(bwf_weighs_bytes),
       cmocka_unit_test(share_by_route_length),
+      cmocka_unit_test(acks_load_the_return_route),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

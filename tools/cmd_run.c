@@ -22,6 +22,7 @@ static void help(void) {
          "           o=S,or=S  sender / receiver CPU seconds per message (default 0)\n"
          "           routes=schedule|dor|simgrid  who picks a message's route (shared, fair);\n"
          "           detach=B  ranks: sends of >= B bytes wait for their receiver\n"
+         "           ack=F     fair: a flow also loads its return route at F of its share\n"
          "  --timing sync|async|ranks  sync: rounds end at a barrier (default); async:\n"
          "           a transfer starts when its items and its sender's CPU are ready;\n"
          "           ranks: each node runs its rounds in order, as an MPI executor\n"

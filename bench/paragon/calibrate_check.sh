@@ -13,6 +13,8 @@
 #   detach = 1048576     the least send that waits for its receiver
 #                        (smpi/send-is-detached-thresh), to the byte;
 #   timing = ranks       the executor's clock;
+#   ack   = 0.05         network/crosstraffic: two opposite 64-KiB messages
+#                        take 1.05x one (within 10%: hop latency);
 #   bwf   7 steps, the first to 0.3383 (smpi/bw-factor 0.338112/0.940694
 #         relative to tl, within 7%).
 # Then the model file predicts SMPI cells: tests/model_accuracy_check.sh
@@ -29,6 +31,7 @@ smpirun -platform "$here/torus_9x9.xml" -hostfile "$here/hosts_9x9.txt" -np 81 \
 cat "$tmp/model"
 key() { sed -n "s/^$1=//p" "$tmp/model"; }
 o=$(key o) or=$(key or) tl=$(key tl) share=$(key share) bwf=$(key bwf) routes=$(key routes) detach=$(key detach) timing=$(key timing)
+ack=$(key ack)
 echo "o=$o or=$or tl=$tl share=$share"
 awk -v o="$o" -v r="$or" -v tl="$tl" 'BEGIN {
   ok = o >= 2.49e-4 && o <= 2.51e-4 && r >= 0 && r <= 1e-7 && tl >= 6.074e-9 * 0.99 && tl <= 6.074e-9 * 1.01
@@ -38,6 +41,7 @@ awk -v o="$o" -v r="$or" -v tl="$tl" 'BEGIN {
 [ "$routes" = simgrid ] || { echo "FAIL: routes=$routes, not simgrid"; exit 1; }
 [ "$detach" = 1048576 ] || { echo "FAIL: detach=$detach, not 1048576"; exit 1; }
 [ "$timing" = ranks ] || { echo "FAIL: timing=$timing, not ranks"; exit 1; }
+awk -v c="${ack:-0}" 'BEGIN { ok = c >= 0.045 && c <= 0.055; if (!ok) print "FAIL: ack=" c ", not 0.05"; exit !ok }'
 steps=$(echo "$bwf" | tr ';' '\n' | wc -l)
 f257=$(echo "$bwf" | tr ';' '\n' | awk -F: '$1 > 200 && $1 <= 257 { print $2 }')
 echo "bwf: $steps steps, from ~257 B: $f257"

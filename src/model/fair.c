@@ -12,15 +12,20 @@
  * (docs/models.md). Cost: one sharing per flow end, each O(arcs touched x
  * bottleneck levels + route lengths).
  *
- * Two refinements of SimGrid's SMPI network model (docs/models.md): a
- * message with a bandwidth factor F (the model's bwf) takes 1/F of an
- * arc's capacity per byte it moves, so alone it moves at F bytes per unit
- * and two of them on one arc at F/2 each (measured against SimGrid's own
- * run of the same schedules: a bound alone, with the link's full capacity
- * left to the others, under-predicted shared links by up to 30%); and
- * with share=hops a flow's share of an arc is in inverse proportion to
- * its route's length (SimGrid's sharing penalty, network/weight-S divided
- * by the bandwidth, summed over the route: TCP's RTT unfairness).
+ * Three refinements of SimGrid's SMPI network model (docs/models.md), in
+ * the terms of its max-min system (SimGrid's NetworkCm02Model): what the
+ * arcs share is a flow's value v, at most one arc's capacity, and the
+ * flow moves F*v bytes, F its bandwidth factor (the model's bwf): so
+ * alone it moves at F bytes per unit and two of them on one arc at F/2
+ * each (measured against SimGrid's own run of the same schedules: a bound
+ * alone, with the link's full capacity left to the others, under-predicted
+ * shared links by up to 30%); with share=hops the values on an arc are in
+ * inverse proportion to the routes' lengths (SimGrid's sharing penalty,
+ * network/weight-S divided by the bandwidth, summed over the route: TCP's
+ * RTT unfairness); and with ack=c a flow also takes c*v on every arc of
+ * its return route (network/crosstraffic, 0.05: the acknowledgements), so
+ * a flow is slowed by the flows coming the other way, and a long flow by
+ * a short one it only meets on its return route.
  *
  * With release times (mg_fair_finish_at: a sender's CPU lets its messages
  * go one after the other, docs/models.md) a flow joins at its release and
@@ -40,6 +45,9 @@ mg_status mg_fair_finish_at(const mg_pricer *p, const double *release, double *f
   size_t na = p->ntouched, ninc = p->narcs;
   const size_t *off = p->off;
   const uint64_t *arcs = p->arcs;
+  double ack = p->m.ack;
+  const size_t *boff = ack > 0 ? p->boff : NULL;
+  const uint64_t *barcs = p->barcs;
   /* per arc: capacity left, unfrozen flows, and its flows (CSR) */
   double *cap = mg_calloc(na ? na : 1, sizeof(double));
   uint32_t *nun = mg_calloc(na ? na : 1, sizeof(uint32_t));
@@ -51,7 +59,7 @@ mg_status mg_fair_finish_at(const mg_pricer *p, const double *release, double *f
   /* per arc: the unfrozen flows' weights; per flow: weight and rate bound */
   double *wsum = mg_calloc(na ? na : 1, sizeof(double));
   double *wt = mg_calloc(nx ? nx : 1, sizeof(double)), *bound = mg_calloc(nx ? nx : 1, sizeof(double));
-  double *use = mg_calloc(nx ? nx : 1, sizeof(double)); /* arc capacity per byte moved: 1/F */
+  double *use = mg_calloc(nx ? nx : 1, sizeof(double)); /* bytes moved per unit of value: F */
   if (!cap || !nun || !start || !flows || !rem || !rate || !active || !frozen || !waiting || !wsum || !wt || !bound ||
       !use) {
     st = mg_fail(err, MG_ERR_NOMEM, "out of memory for the fair-sharing state");
@@ -80,8 +88,8 @@ mg_status mg_fair_finish_at(const mg_pricer *p, const double *release, double *f
   for (size_t i = 0; i < nx; i++) {
     size_t h = off[i + 1] - off[i];
     wt[i] = p->m.share == MG_SHARE_HOPS && h > 1 ? 1.0 / (double)h : 1.0;
-    bound[i] = p->m.nbwf && p->wb[i] > 0 ? p->bytes[i] / p->wb[i] : INFINITY;
-    use[i] = p->m.nbwf && p->bytes[i] > 0 ? p->wb[i] / p->bytes[i] : 1.0;
+    bound[i] = 1.0; /* a value takes at most one arc's capacity */
+    use[i] = p->m.nbwf && p->wb[i] > 0 ? p->bytes[i] / p->wb[i] : 1.0;
     double r = release ? release[i] : 0;
     finish[i] = r;
     rem[i] = p->bytes[i];
@@ -98,9 +106,11 @@ mg_status mg_fair_finish_at(const mg_pricer *p, const double *release, double *f
       cap[k] = 1.0, nun[k] = 0, wsum[k] = 0;
     for (size_t i = 0; i < nx; i++) {
       frozen[i] = 0;
-      if (active[i])
-        for (size_t j = off[i]; j < off[i + 1]; j++)
-          nun[p->arc_index[arcs[j]]]++, wsum[p->arc_index[arcs[j]]] += wt[i] * use[i];
+      if (!active[i]) continue;
+      for (size_t j = off[i]; j < off[i + 1]; j++)
+        nun[p->arc_index[arcs[j]]]++, wsum[p->arc_index[arcs[j]]] += wt[i];
+      for (size_t j = boff ? boff[i] : 0; boff && j < boff[i + 1]; j++)
+        nun[p->arc_index[barcs[j]]]++, wsum[p->arc_index[barcs[j]]] += ack * wt[i];
     }
     size_t unfrozen = nactive;
     while (unfrozen > 0) {
@@ -119,9 +129,13 @@ mg_status mg_fair_finish_at(const mg_pricer *p, const double *release, double *f
           uint32_t k = p->arc_index[arcs[j]];
           hit = cap[k] / wsum[k] <= best * (1 + 1e-12);
         }
+        for (size_t j = boff ? boff[i] : 0; boff && j < boff[i + 1] && !hit; j++) {
+          uint32_t k = p->arc_index[barcs[j]];
+          hit = cap[k] / wsum[k] <= best * (1 + 1e-12);
+        }
         if (!hit) continue;
         frozen[i] = 1;
-        rate[i] = hit && bound[i] / wt[i] <= best * (1 + 1e-12) ? bound[i] : wt[i] * best;
+        rate[i] = bound[i] / wt[i] <= best * (1 + 1e-12) ? bound[i] : wt[i] * best; /* the value */
         unfrozen--;
       }
       /* take the frozen flows' rates off their arcs */
@@ -130,12 +144,21 @@ mg_status mg_fair_finish_at(const mg_pricer *p, const double *release, double *f
         frozen[i] = 2;
         for (size_t j = off[i]; j < off[i + 1]; j++) {
           uint32_t b = p->arc_index[arcs[j]];
-          cap[b] -= rate[i] * use[i];
+          cap[b] -= rate[i];
           nun[b]--;
-          wsum[b] -= wt[i] * use[i];
+          wsum[b] -= wt[i];
+        }
+        for (size_t j = boff ? boff[i] : 0; boff && j < boff[i + 1]; j++) {
+          uint32_t b = p->arc_index[barcs[j]];
+          cap[b] -= ack * rate[i];
+          nun[b]--;
+          wsum[b] -= ack * wt[i];
         }
       }
     }
+    /* values to bytes per unit */
+    for (size_t i = 0; i < nx; i++)
+      if (active[i]) rate[i] *= use[i];
     /* advance to the next flow end or the next release */
     double dt = INFINITY;
     size_t first = nx;

@@ -20,9 +20,10 @@
  *   - a moving message is a flow on its arcs; every arc carries 1/tl bytes
  *     per second, shared max-min among all the flows on it whatever their
  *     round (weights 1/hops under share=hops; a flow with bandwidth factor
- *     F takes 1/F of an arc's capacity per byte it moves, so alone it moves
- *     at F/tl: the rules of fair.c), re-shared at every start and every end
- *     of a flow;
+ *     F moves F bytes per unit of the capacity it is given, so alone it
+ *     moves at F/tl; with ack=c it also takes c times its share on its
+ *     return route: the rules of fair.c), re-shared at every start and
+ *     every end of a flow;
  *   - it arrives ts + hops*td (the pricer's fixed terms) after its last
  *     byte is sent, and its receiver reads it in order of arrival, `or`
  *     each. The schedule ends at its last read;
@@ -59,7 +60,7 @@ typedef struct fluid_run {
   size_t *left;
   int64_t *in_round;
   /* per transfer */
-  double *rel, *rem, *rate, *wt, *bound, *use; /* use: arc capacity per byte/s (1/F) */
+  double *rel, *rem, *rate, *wt, *bound, *use; /* use: bytes moved per unit of capacity (F) */
   uint8_t *src_in;
   /* the flows on the wire, and the arcs they use (dense index) */
   size_t *active, nactive;
@@ -87,6 +88,8 @@ void mg_fluid_free(mg_fluid *f) {
   free(f->fixed);
   free(f->off);
   free(f->arcs);
+  free(f->boff);
+  free(f->barcs);
   memset(f, 0, sizeof *f);
 }
 
@@ -101,6 +104,10 @@ mg_status mg_fluid_add_round(mg_fluid *f, const mg_pricer *p, int64_t round, mg_
       !mg_grow((void **)&f->off, &f->capoff, need + 1, sizeof *f->off) ||
       !mg_grow((void **)&f->arcs, &f->caparcs, f->narcs + p->narcs + 1, sizeof *f->arcs))
     return mg_fail(err, MG_ERR_NOMEM, "out of memory for the ranks clock's schedule (%zu transfers)", need);
+  int back = f->m.ack > 0 && p->boff;
+  if (back && (!mg_grow((void **)&f->boff, &f->capboff, need + 1, sizeof *f->boff) ||
+               !mg_grow((void **)&f->barcs, &f->capbarcs, f->nbarcs + p->nbarcs + 1, sizeof *f->barcs)))
+    return mg_fail(err, MG_ERR_NOMEM, "out of memory for the ranks clock's schedule (%zu transfers)", need);
   for (size_t i = 0; i < p->n; i++) {
     size_t k = f->n + i, na = p->off[i + 1] - p->off[i];
     f->src[k] = p->src[i];
@@ -112,9 +119,16 @@ mg_status mg_fluid_add_round(mg_fluid *f, const mg_pricer *p, int64_t round, mg_
     f->off[k] = f->narcs;
     memcpy(f->arcs + f->narcs, p->arcs + p->off[i], na * sizeof *f->arcs);
     f->narcs += na;
+    if (back) {
+      size_t nb = p->boff[i + 1] - p->boff[i];
+      f->boff[k] = f->nbarcs;
+      memcpy(f->barcs + f->nbarcs, p->barcs + p->boff[i], nb * sizeof *f->barcs);
+      f->nbarcs += nb;
+    }
   }
   f->n = need;
   f->off[f->n] = f->narcs;
+  if (back) f->boff[f->n] = f->nbarcs;
   return MG_OK;
 }
 
@@ -154,25 +168,37 @@ static event pop(fluid_run *r) {
 /* ------------------------------------------------------------------ */
 /* the fluid: max-min shares of the flows on the wire (fair.c's rules) */
 
+/* The dense index of arc a in this sharing, made on first sight. */
+static uint32_t arc_at(fluid_run *r, uint64_t a, size_t *na) {
+  if (r->arc_seen[a] != r->mark) {
+    r->arc_seen[a] = r->mark;
+    r->arc_loc[a] = (uint32_t)*na;
+    r->cap[*na] = 1.0 / r->f->m.tl;
+    r->nun[*na] = 0;
+    r->wsum[*na] = 0;
+    (*na)++;
+  }
+  return r->arc_loc[a];
+}
+
 static void share(fluid_run *r) {
   const mg_fluid *f = r->f;
+  const size_t *boff = f->m.ack > 0 ? f->boff : NULL;
+  double ack = f->m.ack;
   size_t na = 0;
   r->mark++;
   for (size_t q = 0; q < r->nactive; q++) {
     size_t i = r->active[q];
     r->frozen[i] = 0;
     for (size_t j = f->off[i]; j < f->off[i + 1]; j++) {
-      uint64_t a = f->arcs[j];
-      if (r->arc_seen[a] != r->mark) {
-        r->arc_seen[a] = r->mark;
-        r->arc_loc[a] = (uint32_t)na;
-        r->cap[na] = 1.0 / f->m.tl;
-        r->nun[na] = 0;
-        r->wsum[na] = 0;
-        na++;
-      }
-      r->nun[r->arc_loc[a]]++;
-      r->wsum[r->arc_loc[a]] += r->wt[i] * r->use[i];
+      uint32_t k = arc_at(r, f->arcs[j], &na);
+      r->nun[k]++;
+      r->wsum[k] += r->wt[i];
+    }
+    for (size_t j = boff ? boff[i] : 0; boff && j < boff[i + 1]; j++) {
+      uint32_t k = arc_at(r, f->barcs[j], &na);
+      r->nun[k]++;
+      r->wsum[k] += ack * r->wt[i];
     }
   }
   size_t unfrozen = r->nactive;
@@ -194,9 +220,13 @@ static void share(fluid_run *r) {
         uint32_t k = r->arc_loc[f->arcs[j]];
         hit = r->cap[k] / r->wsum[k] <= best * (1 + 1e-12);
       }
+      for (size_t j = boff ? boff[i] : 0; boff && j < boff[i + 1] && !hit; j++) {
+        uint32_t k = r->arc_loc[f->barcs[j]];
+        hit = r->cap[k] / r->wsum[k] <= best * (1 + 1e-12);
+      }
       if (!hit) continue;
       r->frozen[i] = 1;
-      r->rate[i] = bounded ? r->bound[i] : r->wt[i] * best;
+      r->rate[i] = bounded ? r->bound[i] : r->wt[i] * best; /* the value */
       unfrozen--;
     }
     for (size_t q = 0; q < r->nactive; q++) {
@@ -205,12 +235,21 @@ static void share(fluid_run *r) {
       r->frozen[i] = 2;
       for (size_t j = f->off[i]; j < f->off[i + 1]; j++) {
         uint32_t k = r->arc_loc[f->arcs[j]];
-        r->cap[k] -= r->rate[i] * r->use[i];
+        r->cap[k] -= r->rate[i];
         r->nun[k]--;
-        r->wsum[k] -= r->wt[i] * r->use[i];
+        r->wsum[k] -= r->wt[i];
+      }
+      for (size_t j = boff ? boff[i] : 0; boff && j < boff[i + 1]; j++) {
+        uint32_t k = r->arc_loc[f->barcs[j]];
+        r->cap[k] -= ack * r->rate[i];
+        r->nun[k]--;
+        r->wsum[k] -= ack * r->wt[i];
       }
     }
   }
+  /* values to bytes per second */
+  for (size_t q = 0; q < r->nactive; q++)
+    r->rate[r->active[q]] *= r->use[r->active[q]];
 }
 
 /* ------------------------------------------------------------------ */
@@ -391,8 +430,8 @@ mg_status mg_fluid_end(mg_fluid *f, double *end, mg_err *err) {
     r.noff[f->dst[i] + 1]++;
     size_t h = f->off[i + 1] - f->off[i];
     r.wt[i] = f->m.share == MG_SHARE_HOPS && h > 1 ? 1.0 / (double)h : 1.0;
-    r.bound[i] = f->m.nbwf && f->wb[i] > 0 ? f->bytes[i] / (f->wb[i] * f->m.tl) : INFINITY;
-    r.use[i] = f->m.nbwf && f->bytes[i] > 0 ? f->wb[i] / f->bytes[i] : 1.0;
+    r.bound[i] = 1.0 / f->m.tl; /* a value takes at most one arc's capacity */
+    r.use[i] = f->m.nbwf && f->wb[i] > 0 ? f->bytes[i] / f->wb[i] : 1.0;
   }
   for (size_t v = 0; v < N; v++)
     r.noff[v + 1] += r.noff[v];

@@ -124,6 +124,13 @@ static mg_status set_key(mg_model *m, const char *k, const char *v, mg_err *err)
     if (!mg_parse_u64(v, &m->detach)) return mg_fail(err, MG_ERR_INVALID, "detach takes bytes (0: none), not '%s'", v);
     return MG_OK;
   }
+  if (!strcmp(k, "ack")) {
+    double x;
+    if (!mg_parse_double(v, &x) || x < 0 || x > 1)
+      return mg_fail(err, MG_ERR_INVALID, "ack is a fraction of a flow's rate, 0 to 1, not '%s'", v);
+    m->ack = x;
+    return MG_OK;
+  }
   if (!strcmp(k, "routes")) {
     if (!strcmp(v, "schedule"))
       m->routes = MG_ROUTES_SCHEDULE;
@@ -154,7 +161,9 @@ static mg_status set_key(mg_model *m, const char *k, const char *v, mg_err *err)
                                    : NULL;
   if (!dst)
     return mg_fail(err, MG_ERR_INVALID,
-                   "unknown model key '%s' (switching, port, contention, ts, td, tl, ell, o, or, timing)", k);
+                   "unknown model key '%s' (switching, port, contention, ts, td, tl, ell, o, or, timing, bwf, "
+                   "share, routes, detach, ack)",
+                   k);
   double x;
   if (!mg_parse_double(v, &x) || x < 0)
     return mg_fail(err, MG_ERR_INVALID, "%s must be a finite number >= 0, not '%s'", k, v);
@@ -235,7 +244,8 @@ char *mg_model_format(const mg_model *m, char *buf, size_t len) {
   if (m->share == MG_SHARE_HOPS && n < len) n += (size_t)snprintf(buf + n, len - n, ",share=hops");
   if (m->routes != MG_ROUTES_SCHEDULE && n < len)
     n += (size_t)snprintf(buf + n, len - n, ",routes=%s", mg_routes_name(m->routes));
-  if (m->detach && n < len) snprintf(buf + n, len - n, ",detach=%llu", (unsigned long long)m->detach);
+  if (m->detach && n < len) n += (size_t)snprintf(buf + n, len - n, ",detach=%llu", (unsigned long long)m->detach);
+  if (m->ack != 0 && n < len) snprintf(buf + n, len - n, ",ack=%s", mg_fmt_double(m->ack, x, sizeof x));
   return buf;
 }
 
@@ -266,5 +276,8 @@ mg_status mg_model_validate(const mg_model *m, const mg_topo *t, mg_problem prob
   if (m->routes != MG_ROUTES_SCHEDULE && (m->contention == MG_CONT_STRICT || m->switching == MG_SW_BUS))
     return mg_fail(err, MG_ERR_INVALID, "routes=%s needs contention=shared or fair (strict keeps the named routes)",
                    mg_routes_name(m->routes));
+  /* acknowledgements load arcs only where flows share them fairly */
+  if (m->ack != 0 && m->contention != MG_CONT_FAIR)
+    return mg_fail(err, MG_ERR_INVALID, "ack= is priced by contention=fair only");
   return MG_OK;
 }

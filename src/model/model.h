@@ -95,6 +95,11 @@ typedef struct mg_pricer {
   double *bytes, *fixed, *work;
   double *wb; /* per transfer: its bytes / its bandwidth factor (bwf) */
   size_t capoff, capsrc, capbytes, capfixed, capwork, capwb;
+  /* model key ack (fair): transfer i's return route walks
+   * barcs[boff[i] .. boff[i+1]); its arcs are among the touched ones */
+  size_t *boff;
+  uint64_t *barcs;
+  size_t nbarcs, capboff, capbarcs;
 } mg_pricer;
 
 /* What one round cost, with the busiest arc's load and the round's
@@ -155,7 +160,10 @@ typedef struct mg_fluid {
   double *bytes, *wb, *fixed; /* per transfer: bytes, bytes / bwf, ts + hops*td */
   size_t *off;                /* transfer i walks arcs[off[i] .. off[i+1]) */
   uint64_t *arcs;
-  size_t capsrc, capdst, capround, capbytes, capwb, capfixed, capoff, caparcs;
+  size_t *boff; /* ack: its return route, barcs[boff[i] .. boff[i+1]) */
+  uint64_t *barcs;
+  size_t nbarcs;
+  size_t capsrc, capdst, capround, capbytes, capwb, capfixed, capoff, caparcs, capboff, capbarcs;
 } mg_fluid;
 void mg_fluid_init(mg_fluid *f, const mg_model *m, const mg_topo *t);
 void mg_fluid_free(mg_fluid *f);

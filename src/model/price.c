@@ -66,6 +66,8 @@ void mg_pricer_free(mg_pricer *p) {
   free(p->msg);
   free(p->wire);
   free(p->order);
+  free(p->boff);
+  free(p->barcs);
   memset(p, 0, sizeof *p);
 }
 
@@ -75,6 +77,7 @@ void mg_pricer_begin(mg_pricer *p, int64_t r) {
   p->round_startups = 1;
   p->n = 0;
   p->narcs = 0;
+  p->nbarcs = 0;
   memset(&p->dearest, 0, sizeof p->dearest);
   p->max_fixed = p->max_bytes = 0;
   p->max_hops = 0;
@@ -107,6 +110,58 @@ static mg_status grow_round(mg_pricer *p, mg_err *err) {
   return MG_OK;
 }
 
+/* Marks arc a as touched this round (its bytes start at 0). */
+static mg_status touch(mg_pricer *p, uint64_t a, mg_err *err) {
+  if (p->arc_stamp[a] == p->stamp) return MG_OK;
+  p->arc_stamp[a] = p->stamp;
+  p->arc_bytes[a] = 0;
+  if (!mg_grow((void **)&p->touched, &p->captouched, p->ntouched + 1, sizeof *p->touched))
+    return mg_fail(err, MG_ERR_NOMEM, "out of memory for arc bookkeeping");
+  p->touched[p->ntouched++] = a;
+  return MG_OK;
+}
+
+/* Model key ack: the arcs transfer i's acknowledgements load, its return
+ * route. SimGrid asks the routing for the route from the receiver back to
+ * the sender (on a torus with a tie, or in dimension order from the other
+ * end, not the forward route reversed); under routes=schedule the machine
+ * is the papers' and its return path the named route walked back. */
+static mg_status add_return_route(mg_pricer *p, size_t i, uint32_t src, uint32_t dst, const uint64_t *arcs,
+                                  size_t narcs, mg_err *err) {
+  const mg_topo *t = &p->topo;
+  uint64_t d = (uint64_t)t->d;
+  size_t need = p->nbarcs + narcs + (size_t)t->N; /* a network route is at most N hops */
+  if (!mg_grow((void **)&p->boff, &p->capboff, i + 2, sizeof *p->boff) ||
+      !mg_grow((void **)&p->barcs, &p->capbarcs, need, sizeof *p->barcs))
+    return mg_fail(err, MG_ERR_NOMEM, "out of memory for the return routes");
+  p->boff[i] = p->nbarcs;
+  if (p->m.routes == MG_ROUTES_SCHEDULE) {
+    for (size_t k = narcs; k-- > 0;) {
+      uint64_t a = arcs[k];
+      uint32_t node = (uint32_t)((a >> 1) / d);
+      int dim = (int)((a >> 1) % d), dir = (a & 1) ? -1 : 1;
+      p->barcs[p->nbarcs++] = mg_arc_id(t, mg_topo_step(t, node, dim, dir), dim, -dir);
+    }
+  } else {
+    mg_seg seg[MG_MAX_SEGS];
+    int nseg = mg_route_network(t, p->m.routes, dst, src, seg);
+    uint32_t cur = dst;
+    for (int g = 0; g < nseg; g++) {
+      int dir = seg[g].hops < 0 ? -1 : 1;
+      for (int32_t h = 0; h < seg[g].hops * dir; h++) {
+        p->barcs[p->nbarcs++] = mg_arc_id(t, cur, seg[g].dim, dir);
+        cur = mg_topo_step(t, cur, seg[g].dim, dir);
+      }
+    }
+  }
+  p->boff[i + 1] = p->nbarcs;
+  for (size_t k = p->boff[i]; k < p->nbarcs; k++) {
+    mg_status st = touch(p, p->barcs[k], err);
+    if (st != MG_OK) return st;
+  }
+  return MG_OK;
+}
+
 mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint32_t dst, uint64_t hops, double bytes, const uint64_t *arcs,
                         size_t narcs, mg_err *err) {
   const mg_model *m = &p->m;
@@ -115,15 +170,9 @@ mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint32_t dst, uint64_t hops,
    * second: alone it takes wb = bytes/F, on its arcs it weighs its bytes */
   double wb = m->nbwf ? mg_model_wire_bytes(m, bytes) : bytes;
   for (size_t k = 0; k < narcs; k++) {
-    uint64_t a = arcs[k];
-    if (p->arc_stamp[a] != p->stamp) {
-      p->arc_stamp[a] = p->stamp;
-      p->arc_bytes[a] = 0;
-      if (!mg_grow((void **)&p->touched, &p->captouched, p->ntouched + 1, sizeof *p->touched))
-        return mg_fail(err, MG_ERR_NOMEM, "out of memory for arc bookkeeping");
-      p->touched[p->ntouched++] = a;
-    }
-    p->arc_bytes[a] += bytes;
+    mg_status st = touch(p, arcs[k], err);
+    if (st != MG_OK) return st;
+    p->arc_bytes[arcs[k]] += bytes;
   }
   if (m->switching != MG_SW_BUS && m->contention != MG_CONT_STRICT) {
     p->send_count[src] = p->send_stamp[src] == p->stamp ? p->send_count[src] + 1 : 1;
@@ -141,6 +190,14 @@ mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint32_t dst, uint64_t hops,
     memcpy(p->arcs + p->narcs, arcs, narcs * sizeof *arcs);
     p->narcs += narcs;
     p->off[i + 1] = p->narcs;
+    if (p->fair && m->ack > 0 && narcs > 0) {
+      mg_status st = add_return_route(p, i, src, dst, arcs, narcs, err);
+      if (st != MG_OK) return st;
+    } else if (p->fair && m->ack > 0) {
+      if (!mg_grow((void **)&p->boff, &p->capboff, i + 2, sizeof *p->boff))
+        return mg_fail(err, MG_ERR_NOMEM, "out of memory for the return routes");
+      p->boff[i] = p->boff[i + 1] = p->nbarcs;
+    }
     p->src[i] = src;
     p->bytes[i] = bytes;
     p->wb[i] = wb;

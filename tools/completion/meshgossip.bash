@@ -24,7 +24,7 @@ _meshgossip() {
     --model)
       COMPREPLY=($(compgen -W "switching=wormhole switching=circuit switching=saf switching=bus port=all port=one
                                contention=strict contention=shared contention=fair ts= td= tl= ell= o= or= bwf=
-                               share=even share=hops routes=schedule routes=dor routes=simgrid detach=
+                               share=even share=hops routes=schedule routes=dor routes=simgrid detach= ack=
                                timing=sync timing=async timing=ranks @" -- "$cur"))
       compopt -o nospace; return ;;
     --export|--export-ti|--output|-o|--plot) COMPREPLY=($(compgen -f -- "$cur")); return ;;

@@ -24,7 +24,13 @@
  *                ring of ranks the 2-hop flow and the 1-hop one share the
  *                arc 1 -> 2; if the 1-hop one ends well before the other
  *                (SimGrid: 2/3 of the arc, 1.5*m*tl against 2*m*tl) the
- *                arc is shared by route length: share=hops.
+ *                arc is shared by route length: share=hops;
+ *   swap         ranks 0 and 1 send big messages to each other at once: a
+ *                flow whose acknowledgements take c of the reverse arc
+ *                (SimGrid's network/crosstraffic, c = 0.05) leaves each
+ *                direction 1/(1+c) of its arc, so c is the swap's wire
+ *                time over one message's, less 1: the model key ack=c
+ *                (written from 1% on).
  *
  * detach=B, the eager limit, is probed by calibrate_eager.c; timing=ranks
  * is written because it is the executor's clock (src/mpi/exec.c has no
@@ -42,7 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BURST, FANIN, SINGLE };
+enum { BURST, FANIN, SINGLE, SWAP };
 /* The small message of the burst and fan-in runs: 2 bytes, not 1 (SMPI
  * charges its smpi/os overhead entries to sizes above their threshold,
  * and the experiment's "1:0.00025:0" leaves 1-byte messages free). */
@@ -57,6 +63,9 @@ static int pattern(int kind, int k, int me, char *s, char *r, int m) {
       if (me == 0) rc = MPI_Isend(s, m, MPI_BYTE, 1, 5, MPI_COMM_WORLD, &rq[q++]);
       if (me == 1) rc = MPI_Irecv(r + (size_t)j * (size_t)m, m, MPI_BYTE, 0, 5, MPI_COMM_WORLD, &rq[q++]);
     }
+  } else if (kind == SWAP) { /* ranks 0 and 1 send to each other at once */
+    if (me < 2) rc = MPI_Irecv(r, m, MPI_BYTE, 1 - me, 9, MPI_COMM_WORLD, &rq[q++]);
+    if (me < 2 && rc == MPI_SUCCESS) rc = MPI_Isend(s, m, MPI_BYTE, 1 - me, 9, MPI_COMM_WORLD, &rq[q++]);
   } else if (kind == SINGLE) { /* rank k alone sends one message to rank 0 */
     if (me == 0) rc = MPI_Irecv(r, m, MPI_BYTE, k, 7, MPI_COMM_WORLD, &rq[q++]);
     if (me == k) rc = MPI_Isend(s, m, MPI_BYTE, 0, 7, MPI_COMM_WORLD, &rq[q++]);
@@ -217,6 +226,14 @@ int mg_tool_calibrate_loggp(const args *a, int me, int n, char *model, size_t le
     first = both[0], last = both[1];
     hops = last > 0 && first < 0.85 * last;
   }
+  /* the acknowledgements: big bytes each way at once against one way */
+  double ack = 0, wswap = 0;
+  if (f.tl > 0 && wbig > 0) {
+    wswap = timed(&b, SWAP, 0, (int)big) - f.t1;
+    ack = wswap / wbig - 1;
+    if (ack < 0.01) ack = 0;
+    if (ack > 1) ack = 1;
+  }
   free(b.s);
   free(b.r);
   if (b.bad) return 1;
@@ -231,6 +248,7 @@ int mg_tool_calibrate_loggp(const args *a, int me, int n, char *model, size_t le
   size_t w = (size_t)snprintf(model, len, "ts=%.6g,td=0,tl=%.6g,o=%.6g,or=%.6g,contention=fair%s%s,timing=ranks", f.ts,
                               f.tl, f.o, f.orecv, hops ? ",share=hops" : "", routes);
   if (eager > 0 && w < len) w += (size_t)snprintf(model + w, len - w, ",detach=%ld", eager);
+  if (ack > 0 && w < len) w += (size_t)snprintf(model + w, len - w, ",ack=%.3g", ack);
   for (int j = 0; j < f.nbwf && w < len; j++)
     w += (size_t)snprintf(model + w, len - w, "%s%ld:%.6g", j ? ";" : ",bwf=", f.bwf_at[j], f.bwf[j]);
   if (me == 0 && !a->json) {
@@ -241,6 +259,7 @@ int mg_tool_calibrate_loggp(const args *a, int me, int n, char *model, size_t le
            f.o, f.orecv, f.ts, f.tl, big);
     printf("#   share = %s (0 -> 2 and 1 -> 2 at once: done at %.4g and %.4g s, ratio %.3f)\n", hops ? "hops" : "even",
            first, last, last > 0 ? first / last : 0);
+    printf("#   ack = %.3g (%ld B each way at once: wire %.4g s against %.4g s one way)\n", ack, big, wswap, wbig);
     if (eager > 0)
       printf("#   detach = %ld B (the least MPI_Isend that waits for its receiver)\n", eager);
     else
