@@ -135,7 +135,8 @@ static mg_status add_return_route(mg_pricer *p, size_t i, uint32_t src, uint32_t
       !mg_grow((void **)&p->barcs, &p->capbarcs, need, sizeof *p->barcs))
     return mg_fail(err, MG_ERR_NOMEM, "out of memory for the return routes");
   p->boff[i] = p->nbarcs;
-  if (p->m.routes == MG_ROUTES_SCHEDULE) {
+  if (narcs == 0) { /* nothing on the wire: nothing comes back */
+  } else if (p->m.routes == MG_ROUTES_SCHEDULE) {
     for (size_t k = narcs; k-- > 0;) {
       uint64_t a = arcs[k];
       uint32_t node = (uint32_t)((a >> 1) / d);
@@ -190,13 +191,9 @@ mg_status mg_pricer_add(mg_pricer *p, uint32_t src, uint32_t dst, uint64_t hops,
     memcpy(p->arcs + p->narcs, arcs, narcs * sizeof *arcs);
     p->narcs += narcs;
     p->off[i + 1] = p->narcs;
-    if (p->fair && m->ack > 0 && narcs > 0) {
+    if (p->fair && m->ack > 0) {
       mg_status st = add_return_route(p, i, src, dst, arcs, narcs, err);
       if (st != MG_OK) return st;
-    } else if (p->fair && m->ack > 0) {
-      if (!mg_grow((void **)&p->boff, &p->capboff, i + 2, sizeof *p->boff))
-        return mg_fail(err, MG_ERR_NOMEM, "out of memory for the return routes");
-      p->boff[i] = p->boff[i + 1] = p->nbarcs;
     }
     p->src[i] = src;
     p->bytes[i] = bytes;
