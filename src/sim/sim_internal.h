@@ -43,16 +43,19 @@ struct mg_sim {
   uint64_t nitems; /* gossip: N*P; exchange: N*N */
   double item_bytes;
 
-  /* gossip: double-buffered rows of held items (bitsets) */
+  /* gossip: rows of held items (bitsets) and, per row, what the round
+   * delivered so far (zero outside [dlo, dhi) of a touched row) */
   uint64_t W;
   uint64_t *pool;
   uint64_t **cur, **nxt;
-  int64_t *touched; /* round in which nxt[v] was opened */
+  uint64_t *dlo, *dhi; /* the words of nxt[v] this round wrote */
+  int64_t *touched;    /* round in which nxt[v] was opened */
   uint32_t *touched_list;
   size_t ntouched;
   uint64_t *sel; /* the current transfer's items; zero outside [sel_lo, sel_hi) */
   uint64_t sel_lo, sel_hi;
-  uint64_t *mask; /* scratch mask */
+  uint64_t *mask; /* scratch mask; zero outside [mask_lo, mask_hi) */
+  uint64_t mask_lo, mask_hi;
   uint64_t **piece_mask;
   mg_color_mask color[MG_COLOR_CACHE];
   int ncolor;
