@@ -43,6 +43,12 @@ typedef struct mg_mpi_opts {
   const char *model;     /* model spec for "auto", NULL: see above */
   const mg_algo *custom; /* an algorithm outside the registry (a caller's
                             own generator); overrides algo */
+  const char *sync;      /* "rounds": a rank posts a round's receives and
+                            sends and waits for them all before the next;
+                            "data": every receive is posted at the start and
+                            a send goes as soon as the receives whose bytes
+                            it carries have completed (no round barrier).
+                            NULL: MESHGOSSIP_SYNC, else "rounds" */
   mg_err *err;           /* optional: receives a one-line reason on failure */
 } mg_mpi_opts;
 
@@ -72,6 +78,8 @@ void mg_mpi_plan_free(mg_mpi_plan **plan);
 /* The algorithm (with parameters) and topology the plan runs; never NULL. */
 const char *mg_mpi_plan_algorithm(const mg_mpi_plan *plan);
 const char *mg_mpi_plan_topology(const mg_mpi_plan *plan);
+/* "rounds" or "data" (mg_mpi_opts.sync). */
+const char *mg_mpi_plan_sync(const mg_mpi_plan *plan);
 /* Rounds, and messages this rank sends over all rounds. */
 int64_t mg_mpi_plan_rounds(const mg_mpi_plan *plan);
 uint64_t mg_mpi_plan_sends(const mg_mpi_plan *plan);

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The allgather schedules of issue 15 on the SMPI Paragon platform
 # (docs/allgather.md): 8x8 at 256 B .. 64 KiB and 9x9 at 32 KiB, only the
-# listed algorithm specs (SMPI is CPU-heavy), one smpirun at a time; then
-# one table: every spec's simulated time per cell, the best, and the
-# issue's targets beside them.
+# listed algorithm specs (SMPI is CPU-heavy), one smpirun at a time, each
+# spec under the executor's two clocks: sync=rounds (a round barrier per
+# rank) and sync=data (no barrier: a send goes once its bytes are in; the
+# table's NAME+data rows); then one table: every spec's simulated time per
+# cell, the best, and the issue's targets beside them.
 # usage: bench/paragon/allgather.sh [OUTDIR]   (ALGOS8, ALGOS9 override the specs)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -12,27 +14,30 @@ out=${1:-$here/out}
 mkdir -p "$out"
 base=mpi-allgather-rd,mpi-allgather-bruck,dimwise,dimwise-colored,torgos
 algos8=${ALGOS8:-torus-tiling,torus-tiling:split=1,torus-tiling:spread=1,torus-doubling,torus-quadrupling,torus-doubling:ports=4,greedy-links,multiring,$base,cubgos}
-algos9=${ALGOS9:-torus-doubling,torus-doubling:ports=4,greedy-links,multiring,$base,cubgos}
+algos9=${ALGOS9:-torus-doubling,torus-doubling:ports=4,greedy-links,multiring,$base,cubgos,dimwise-colored:phases=2-1}
 . "$here/smpi_bins.sh"
 cp "$PARAGON_BIN" "$out/paragon"
 cfg=(--cfg=smpi/simulate-computation:no "--cfg=smpi/os:0:0:0;1:0.00025:0" "--cfg=smpi/ois:0:0:0;1:0.00025:0"
      --cfg=smpi/send-is-detached-thresh:1048576 --log=root.thres:critical)
-model=ts=0.000266971,td=0,tl=5.96648e-09 # the calibration of docs/paragon.md
-run() { # shape np sizes algos
+# the calibrated model (meshgossip-mpi calibrate, docs/models.md) as one spec
+model=$(grep -v '^#' "$here/results/calibrated_9x9.model" | paste -sd, -)
+run() { # shape np sizes algos sync
   smpirun -platform "$here/torus_$1.xml" -hostfile "$here/hosts_$1.txt" -np "$2" "${cfg[@]}" "$out/paragon" \
-    --problem gossip --topo "torus:$1" --sizes "$3" --model "$model" --only ours --algos "$4"
+    --problem gossip --topo "torus:$1" --sizes "$3" --model "$model" --only ours --ring no --algos "$4" --sync "$5"
 }
 {
   echo "problem,topology,bytes,kind,algorithm,run_topology,simulated_s,predicted_s,correct"
-  run 8x8 64 256,1024,4096,16384,32768,65536 "$algos8" | grep -E '^gossip,'
-  run 9x9 81 32768 "$algos9" | grep -E '^gossip,'
+  for sync in rounds data; do
+    run 8x8 64 256,1024,4096,16384,32768,65536 "$algos8" $sync | grep -E '^gossip,'
+    run 9x9 81 32768 "$algos9" $sync | grep -E '^gossip,'
+  done
 } > "$out/allgather.csv"
 # The table: ms per cell (x = wrong bytes), the best per cell, the issue's targets;
 # NAME@ring: a 1D schedule planned on the ring of the ranks in row-major order.
 awk -F, '
   BEGIN { split("torus:8x8/256 torus:8x8/1024 torus:8x8/4096 torus:8x8/16384 torus:8x8/32768 torus:8x8/65536 torus:9x9/32768", cols, " ")
           split("1.60 1.87 3.00 5.90 8.60 11.8 9.00", tgt, " ") }
-  NR > 1 { c = $2 "/" $3; if ($6 != $2) $5 = $5 "@" substr($6, 1, index($6, ":") - 1); t[$5, c] = sprintf($9 == 1 ? "%.3f" : "%.3fx", $7 * 1e3)
+  NR > 1 { c = $2 "/" $3; if ($6 != $2) $5 = $5 "@" substr($6, 1, index($6, ":") - 1); if ($4 == "ours-data") $5 = $5 "+data"; t[$5, c] = sprintf($9 == 1 ? "%.3f" : "%.3fx", $7 * 1e3)
            if (!($5 in seen)) { seen[$5] = 1; order[++n] = $5 }
            if ($9 == 1 && (!(c in best) || $7 < best[c])) { best[c] = $7; who[c] = $5 } }
   END { printf "%-28s", "ms"; for (i = 1; i <= 7; i++) printf " %15s", cols[i]; print ""

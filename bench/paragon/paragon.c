@@ -15,7 +15,9 @@
  *                [--algos SPEC,SPEC..]  (ours: only these "NAME[:k=v]" specs,
  *                 params separated by '+', e.g. greedy-links:chunks=2; or per size,
  *                 "SPEC<=BYTES;...;SPEC" as MESHGOSSIP_ALLGATHER takes it)
- *                [--ring no]  (ours: not also on the ring of all ranks) */
+ *                [--ring no]  (ours: not also on the ring of all ranks)
+ *                [--sync data]  (ours: the executor's sync=data, no round
+ *                barrier; the rows' kind is then "ours-data") */
 #include "meshgossip_mpi.h"
 #include "../../src/algo/spec_size.h"
 
@@ -69,8 +71,10 @@ static double timed(mg_problem pr, mg_mpi_plan *p, unsigned char *s, unsigned ch
   return 0;
 }
 
+/* The model's price as the executor's auto sees it: shared arcs unless the
+ * model shares them its own way, and the async clock under sync=data. */
 static double predicted(const mg_algo *a, const mg_params *ps, mg_problem pr, const char *topo, const char *model,
-                        long m) {
+                        long m, int dataflow) {
   mg_problem_spec pb;
   memset(&pb, 0, sizeof pb);
   pb.problem = pr;
@@ -79,7 +83,8 @@ static double predicted(const mg_algo *a, const mg_params *ps, mg_problem pr, co
   if (mg_model_parse(MG_MPI_DEFAULT_MODEL, &pb.model, NULL) != MG_OK ||
       (model && mg_model_parse(model, &pb.model, NULL) != MG_OK) || mg_topo_parse(topo, &pb.topo, NULL) != MG_OK)
     return -1;
-  pb.model.contention = MG_CONT_SHARED;
+  if (pb.model.contention == MG_CONT_STRICT) pb.model.contention = MG_CONT_SHARED;
+  if (dataflow) pb.model.timing = MG_TIMING_ASYNC;
   mg_report rep;
   double c = mg_run(a, &pb, ps, NULL, &rep, NULL) == MG_OK ? rep.cost : -1;
   mg_report_free(&rep);
@@ -92,6 +97,7 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &n);
   const char *topo = NULL, *model = NULL, *label = "default", *only = NULL, *sizes = "32768", *algos = NULL;
+  const char *sync = NULL;
   int no_ring = 0; /* --ring no: skip the runs on the ring of all ranks */
   mg_problem pr = MG_GOSSIP;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -107,6 +113,8 @@ int main(int argc, char **argv) {
       algos = argv[i + 1];
     else if (!strcmp(argv[i], "--sizes"))
       sizes = argv[i + 1];
+    else if (!strcmp(argv[i], "--sync"))
+      sync = argv[i + 1];
     else if (!strcmp(argv[i], "--ring"))
       no_ring = !strcmp(argv[i + 1], "no");
     else if (!strcmp(argv[i], "--problem"))
@@ -161,15 +169,16 @@ int main(int argc, char **argv) {
       const char *runs[2] = {topo, ring};
       for (int j = 0; j < 2; j++) {
         if (j == 1 && (no_ring || !strcmp(topo, ring))) break;
-        mg_mpi_opts o = {.topo = runs[j], .algo = specs[i]};
+        mg_mpi_opts o = {.topo = runs[j], .algo = specs[i], .sync = sync};
         mg_mpi_plan *p = NULL;
         int rc = pr == MG_GOSSIP ? mg_mpi_allgather_init(m, MPI_BYTE, m, MPI_BYTE, MPI_COMM_WORLD, &o, &p)
                                  : mg_mpi_alltoall_init(m, MPI_BYTE, m, MPI_BYTE, MPI_COMM_WORLD, &o, &p);
         if (rc != MPI_SUCCESS) continue; /* refuses this topology: the same on every rank */
         double t = timed(pr, p, s, r, m, &ok);
         if (me == 0)
-          printf("%s,%s,%d,ours,%s,%s,%.9g,%.9g,%d\n", pname, topo, m, mg_mpi_plan_algorithm(p), runs[j], t,
-                 predicted(a, &aps, pr, runs[j], model, m), ok);
+          printf("%s,%s,%d,%s,%s,%s,%.9g,%.9g,%d\n", pname, topo, m,
+                 strcmp(mg_mpi_plan_sync(p), "data") ? "ours" : "ours-data", mg_mpi_plan_algorithm(p), runs[j], t,
+                 predicted(a, &aps, pr, runs[j], model, m, !strcmp(mg_mpi_plan_sync(p), "data")), ok);
         mg_mpi_plan_free(&p);
       }
     }

@@ -15,6 +15,9 @@ set_tests_properties(smpi_paragon_9x9 PROPERTIES TIMEOUT 900 LABELS smpi)
 add_test(NAME smpi_paragon_relay_8x8 COMMAND bash ${CMAKE_SOURCE_DIR}/bench/paragon/smpi_relay_check.sh
          ${CMAKE_BINARY_DIR}/paragon_smpi)
 set_tests_properties(smpi_paragon_relay_8x8 PROPERTIES TIMEOUT 120 LABELS smpi)
+add_test(NAME smpi_paragon_dataflow COMMAND bash ${CMAKE_SOURCE_DIR}/bench/paragon/smpi_dataflow.sh
+         ${CMAKE_BINARY_DIR}/paragon_smpi)
+set_tests_properties(smpi_paragon_dataflow PROPERTIES TIMEOUT 300 LABELS smpi)
 add_test(NAME smpi_paragon_tiling COMMAND bash ${CMAKE_SOURCE_DIR}/bench/paragon/smpi_tiling.sh
          ${CMAKE_BINARY_DIR}/paragon_smpi)
 set_tests_properties(smpi_paragon_tiling PROPERTIES TIMEOUT 120 LABELS smpi)

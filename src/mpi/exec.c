@@ -6,7 +6,14 @@
  * way and a transit buffer (plan.c). Each round: receives posted, staged
  * sends packed and posted, one MPI_Waitall, staged receives scattered.
  * Rounds where this rank has nothing to do are skipped: a schedule's rounds
- * are only a partial order between neighbours, which MPI's matching keeps. */
+ * are only a partial order between neighbours, which MPI's matching keeps.
+ *
+ * sync=data drops the round barrier: every receive is posted at the start
+ * (the plan writes no byte twice, plan.c) and the sends go in the plan's
+ * order, each as soon as the receives that wrote its bytes have completed.
+ * A rank's next sends then overlap its last round's transfers, which is
+ * what a send overhead of hundreds of microseconds makes worth having; the
+ * SimGrid engine's sync=data replays exactly this order (docs/engine.md). */
 #include "meshgossip_mpi.h"
 
 #include "../algo/spec_size.h"
@@ -36,6 +43,8 @@ struct mg_mpi_plan {
   char *work_tmp, *send_tmp, *temp, *stage;
   MPI_Request *reqs;
   size_t maxreq;
+  int dataflow;
+  char *done; /* dataflow: message i has completed */
   char algo[128];
   char topo[64];
 };
@@ -179,6 +188,7 @@ void mg_mpi_plan_free(mg_mpi_plan **pp) {
   free(p->temp);
   free(p->stage);
   free(p->reqs);
+  free(p->done);
   free(p);
   *pp = NULL;
 }
@@ -211,6 +221,14 @@ static int plan_local(mg_mpi_plan *p, MPI_Comm comm, const mg_mpi_opts *o, mg_er
     mg_fail(err, MG_ERR_TOO_LARGE, "%llu bytes per block on %d ranks exceed an int", (unsigned long long)p->L, p->size);
     return MPI_ERR_COUNT;
   }
+  const char *sync = o && o->sync ? o->sync : getenv("MESHGOSSIP_SYNC");
+  if (sync && *sync && strcmp(sync, "rounds") != 0) {
+    if (strcmp(sync, "data") != 0) {
+      mg_fail(err, MG_ERR_INVALID, "sync=%s: use rounds or data", sync);
+      return MPI_ERR_ARG;
+    }
+    p->dataflow = 1;
+  }
   const char *env = getenv(p->problem == MG_GOSSIP ? "MESHGOSSIP_ALLGATHER" : "MESHGOSSIP_ALLTOALL");
   const char *aspec = o && o->algo ? o->algo : (env && *env ? env : "auto");
   char sized[256]; /* "SPEC<=BYTES;...;SPEC": the entry for this block size */
@@ -229,6 +247,9 @@ static int plan_local(mg_mpi_plan *p, MPI_Comm comm, const mg_mpi_opts *o, mg_er
    * model that already shares them, e.g. a calibrated contention=fair, is
    * kept). */
   if (pb.model.contention == MG_CONT_STRICT) pb.model.contention = MG_CONT_SHARED;
+  /* without round barriers a transfer starts when its items and its
+   * sender's CPU are there: the model's async clock, which auto ranks by */
+  if (p->dataflow) pb.model.timing = MG_TIMING_ASYNC;
   int single = 0, *rank_of_node = NULL;
   if ((rc = find_topology(comm, p->size, o, &pb.topo, &rank_of_node, &single, err)) != MPI_SUCCESS) return rc;
   if (single || p->L == 0) {
@@ -261,7 +282,7 @@ static int plan_local(mg_mpi_plan *p, MPI_Comm comm, const mg_mpi_opts *o, mg_er
   uint32_t me = 0;
   for (uint32_t v = 0; v < pb.topo.N; v++)
     if (rank_of_node[v] == p->rank) me = v;
-  if (st == MG_OK) st = mg_plan_build(a, &pb, &ps, me, rank_of_node, &p->rp, err);
+  if (st == MG_OK) st = mg_plan_build(a, &pb, &ps, me, rank_of_node, p->dataflow, &p->rp, err);
   free(rank_of_node);
   if (st != MG_OK) return to_mpi_error(st);
   char pbuf[96];
@@ -275,6 +296,14 @@ static int plan_local(mg_mpi_plan *p, MPI_Comm comm, const mg_mpi_opts *o, mg_er
   for (size_t r = 0; r < p->rp.nrounds; r++) {
     size_t k = p->rp.rounds[r].nrecv + p->rp.rounds[r].nsend;
     if (k > p->maxreq) p->maxreq = k;
+  }
+  if (p->dataflow) {
+    p->maxreq = p->rp.nmsgs;
+    p->done = malloc(p->maxreq ? p->maxreq : 1);
+    if (!p->done) {
+      mg_fail(err, MG_ERR_NOMEM, "out of memory for the MPI plan buffers");
+      return MPI_ERR_NO_MEM;
+    }
   }
   if (!p->rdirect) p->work_tmp = malloc(total ? total : 1);
   if (p->problem == MG_EXCHANGE) p->send_tmp = malloc(total ? total : 1);
@@ -352,6 +381,7 @@ int mg_mpi_alltoall_init(int sendcount, MPI_Datatype sendtype, int recvcount, MP
 
 const char *mg_mpi_plan_algorithm(const mg_mpi_plan *p) { return p ? p->algo : ""; }
 const char *mg_mpi_plan_topology(const mg_mpi_plan *p) { return p ? p->topo : ""; }
+const char *mg_mpi_plan_sync(const mg_mpi_plan *p) { return p && p->dataflow ? "data" : "rounds"; }
 int64_t mg_mpi_plan_rounds(const mg_mpi_plan *p) { return p ? p->rp.sched_rounds : 0; }
 uint64_t mg_mpi_plan_sends(const mg_mpi_plan *p) { return p ? p->rp.sends : 0; }
 
@@ -416,6 +446,88 @@ static int run_rounds(mg_mpi_plan *p, char *const region[3]) {
   return rc;
 }
 
+/* A receive has completed: its staged bytes go where they belong. */
+static void scatter(mg_mpi_plan *p, char *const region[3], const mg_pmsg *m) {
+  if (m->nseg < 2) return;
+  const mg_pseg *g = &p->rp.segs[m->seg0];
+  const char *s = p->stage + m->stage;
+  for (size_t k = 0; k < m->nseg; k++) {
+    memcpy(seg_ptr(region, &g[k]), s, g[k].len);
+    s += g[k].len;
+  }
+}
+
+/* Waits for any outstanding message; a receive is scattered before it
+ * counts as done. */
+static int complete_one(mg_mpi_plan *p, char *const region[3], const char *is_recv) {
+  int idx = MPI_UNDEFINED;
+  int rc = MPI_Waitany((int)p->rp.nmsgs, p->reqs, &idx, MPI_STATUS_IGNORE);
+  if (rc != MPI_SUCCESS) return rc;
+  if (idx == MPI_UNDEFINED) return MPI_ERR_INTERN; /* waiting on nothing: a plan bug */
+  if (is_recv[idx]) scatter(p, region, &p->rp.msgs[idx]);
+  p->done[idx] = 1;
+  return MPI_SUCCESS;
+}
+
+/* sync=data (see the top of this file). done[] first marks the receives
+ * (1 = receive, still outstanding), then completion. */
+static int run_dataflow(mg_mpi_plan *p, char *const region[3]) {
+  const mg_rank_plan *rp = &p->rp;
+  size_t n = rp->nmsgs;
+  char *is_recv = calloc(n ? n : 1, 1);
+  if (!is_recv) return MPI_ERR_NO_MEM;
+  int rc = MPI_SUCCESS;
+  for (size_t i = 0; i < n; i++)
+    p->reqs[i] = MPI_REQUEST_NULL, p->done[i] = 0;
+  for (size_t r = 0; r < rp->nrounds && rc == MPI_SUCCESS; r++) {
+    const mg_pround *rd = &rp->rounds[r];
+    int tag = MG_TAG_BASE + (int)(rd->index % MG_TAG_SPAN);
+    for (size_t i = 0; i < rd->nrecv && rc == MPI_SUCCESS; i++) {
+      size_t mi = rd->recv0 + i;
+      const mg_pmsg *m = &rp->msgs[mi];
+      char *buf = m->nseg > 1 ? p->stage + m->stage : seg_ptr(region, &rp->segs[m->seg0]);
+      is_recv[mi] = 1;
+      rc = MPI_Irecv(buf, (int)m->bytes, MPI_BYTE, m->peer, tag, p->comm, &p->reqs[mi]);
+    }
+  }
+  for (size_t r = 0; r < rp->nrounds && rc == MPI_SUCCESS; r++) {
+    const mg_pround *rd = &rp->rounds[r];
+    int tag = MG_TAG_BASE + (int)(rd->index % MG_TAG_SPAN);
+    for (size_t i = 0; i < rd->nsend && rc == MPI_SUCCESS; i++) {
+      size_t mi = rd->recv0 + rd->nrecv + i;
+      const mg_pmsg *m = &rp->msgs[mi];
+      for (size_t k = 0; k < m->ndep && rc == MPI_SUCCESS; k++)
+        while (!p->done[rp->deps[m->dep0 + k]] && rc == MPI_SUCCESS)
+          rc = complete_one(p, region, is_recv);
+      if (rc != MPI_SUCCESS) break;
+      const mg_pseg *g = &rp->segs[m->seg0];
+      char *buf = m->nseg > 1 ? p->stage + m->stage : seg_ptr(region, g);
+      if (m->nseg > 1) {
+        char *s = buf;
+        for (size_t k = 0; k < m->nseg; k++) {
+          memcpy(s, seg_ptr(region, &g[k]), g[k].len);
+          s += g[k].len;
+        }
+      }
+      rc = MPI_Isend(buf, (int)m->bytes, MPI_BYTE, m->peer, tag, p->comm, &p->reqs[mi]);
+    }
+  }
+  if (rc != MPI_SUCCESS) {
+    /* what was posted must still complete before returning */
+    MPI_Waitall((int)n, p->reqs, MPI_STATUSES_IGNORE);
+  } else {
+    for (size_t i = 0; i < n && rc == MPI_SUCCESS; i++)
+      while (!p->done[i] && rc == MPI_SUCCESS)
+        rc = complete_one(p, region, is_recv);
+  }
+  free(is_recv);
+  return rc;
+}
+
+static int run_plan(mg_mpi_plan *p, char *const region[3]) {
+  return p->dataflow ? run_dataflow(p, region) : run_rounds(p, region);
+}
+
 int mg_mpi_start(mg_mpi_plan *p, const void *sendbuf, void *recvbuf) {
   if (!p) return MPI_ERR_ARG;
   int inplace = sendbuf == MPI_IN_PLACE, rc = MPI_SUCCESS;
@@ -443,7 +555,7 @@ int mg_mpi_start(mg_mpi_plan *p, const void *sendbuf, void *recvbuf) {
     else if (!inplace)
       rc = pack(p->comm, sendbuf, p->scount, p->stype, work + me * L, L);
     char *region[3] = {NULL, work, p->temp};
-    if (rc == MPI_SUCCESS) rc = run_rounds(p, region);
+    if (rc == MPI_SUCCESS) rc = run_plan(p, region);
   } else {
     char *send;
     if (inplace) {
@@ -461,7 +573,7 @@ int mg_mpi_start(mg_mpi_plan *p, const void *sendbuf, void *recvbuf) {
     char *region[3] = {send, work, p->temp};
     if (rc == MPI_SUCCESS) {
       memmove(work + me * L, send + me * L, L);
-      rc = run_rounds(p, region);
+      rc = run_plan(p, region);
     }
   }
   if (rc == MPI_SUCCESS && !p->rdirect)

@@ -14,7 +14,11 @@
  * Consecutive ranges of one message are coalesced; a message of several
  * ranges is staged. Both ends of a transfer list the items in the same
  * order (ascending ids for gossip, the simulator's list for exchange), so
- * a message is the same byte string on both sides. */
+ * a message is the same byte string on both sides.
+ * A dataflow plan (the executor's sync=data) reuses no buffer: stage and
+ * scratch grow over the rounds instead of restarting, and transit slots are
+ * not recycled, so each byte is written by one receive at most and a send
+ * need only wait for the receives that wrote its bytes (plan_deps). */
 #include "plan.h"
 
 #include "../util/internal.h"
@@ -168,7 +172,7 @@ static mg_status exchange_items(planner *x, mg_pmsg *m, const mg_resolved *res, 
         st = add_seg(x, m, MG_REG_WORK, rs * L, L, err);
         continue;
       }
-      if (x->nfree)
+      if (x->nfree && !p->dataflow)
         slot = x->free_slots[--x->nfree];
       else
         slot = x->nslots++;
@@ -242,7 +246,7 @@ static mg_status pl_round_begin(void *ctx, const mg_round *r, mg_err *err) {
   planner *x = ctx;
   (void)r, (void)err;
   x->nr = x->ns = 0;
-  x->stage_cur = x->scratch_cur = 0;
+  if (!x->p->dataflow) x->stage_cur = x->scratch_cur = 0;
   x->nfreed = 0;
   return MG_OK;
 }
@@ -277,16 +281,92 @@ static mg_status pl_round_end(void *ctx, const mg_round *r, const mg_report *so_
   return MG_OK;
 }
 
+/* A byte range one receive writes. */
+typedef struct wrange {
+  uint32_t region;
+  uint64_t off, end;
+  size_t msg;
+} wrange;
+
+static int wrange_cmp(const void *a, const void *b) {
+  const wrange *x = a, *y = b;
+  if (x->region != y->region) return x->region < y->region ? -1 : 1;
+  return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* The receives each send waits for in a dataflow plan. Every byte is
+ * written once at most, so a region's receive ranges are disjoint: sorted
+ * once, each send range finds its writers by binary search. A writer from
+ * the send's own round or later would mean a send of bytes not yet held;
+ * the simulator has refused such a schedule before it gets here. */
+static mg_status plan_deps(mg_rank_plan *p, mg_err *err) {
+  size_t nw = 0, k = 0;
+  for (size_t r = 0; r < p->nrounds; r++)
+    for (size_t i = 0; i < p->rounds[r].nrecv; i++)
+      nw += p->msgs[p->rounds[r].recv0 + i].nseg;
+  wrange *w = mg_calloc(nw ? nw : 1, sizeof *w);
+  size_t *seen = mg_calloc(p->nmsgs ? p->nmsgs : 1, sizeof *seen);
+  if (!w || !seen) {
+    free(w);
+    free(seen);
+    return mg_fail(err, MG_ERR_NOMEM, "out of memory for the MPI plan's dependencies");
+  }
+  for (size_t r = 0; r < p->nrounds; r++)
+    for (size_t i = 0; i < p->rounds[r].nrecv; i++) {
+      size_t mi = p->rounds[r].recv0 + i;
+      const mg_pmsg *m = &p->msgs[mi];
+      for (size_t g = 0; g < m->nseg; g++) {
+        const mg_pseg *s = &p->segs[m->seg0 + g];
+        w[k++] = (wrange){.region = s->region, .off = s->off, .end = s->off + s->len, .msg = mi};
+      }
+    }
+  qsort(w, nw, sizeof *w, wrange_cmp);
+  mg_status st = MG_OK;
+  for (size_t r = 0; r < p->nrounds && st == MG_OK; r++)
+    for (size_t i = 0; i < p->rounds[r].nsend && st == MG_OK; i++) {
+      size_t mi = p->rounds[r].recv0 + p->rounds[r].nrecv + i;
+      mg_pmsg *m = &p->msgs[mi];
+      m->dep0 = p->ndeps;
+      for (size_t g = 0; g < m->nseg && st == MG_OK; g++) {
+        const mg_pseg *s = &p->segs[m->seg0 + g];
+        uint64_t a = s->off, b = s->off + s->len;
+        /* the first range of this region that ends after a */
+        size_t lo = 0, hi = nw;
+        while (lo < hi) {
+          size_t mid = lo + (hi - lo) / 2;
+          if (w[mid].region < s->region || (w[mid].region == s->region && w[mid].end <= a))
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+        for (size_t j = lo; j < nw && w[j].region == s->region && w[j].off < b; j++) {
+          if (seen[w[j].msg] == mi + 1) continue;
+          seen[w[j].msg] = mi + 1;
+          if (!mg_grow((void **)&p->deps, &p->capdeps, p->ndeps + 1, sizeof *p->deps)) {
+            st = mg_fail(err, MG_ERR_NOMEM, "out of memory for the MPI plan's dependencies");
+            break;
+          }
+          p->deps[p->ndeps++] = w[j].msg;
+        }
+      }
+      m->ndep = p->ndeps - m->dep0;
+    }
+  free(w);
+  free(seen);
+  return st;
+}
+
 void mg_plan_free(mg_rank_plan *p) {
   if (!p) return;
   free(p->rounds);
   free(p->msgs);
   free(p->segs);
+  free(p->deps);
   memset(p, 0, sizeof *p);
 }
 
 mg_status mg_plan_build(const mg_algo *a, const mg_problem_spec *pb, const mg_params *ps, uint32_t me,
-                        const int *rank_of_node, mg_rank_plan *out, mg_err *err) {
+                        const int *rank_of_node, int dataflow, mg_rank_plan *out, mg_err *err) {
   mg_status st = MG_OK;
   planner x;
   memset(&x, 0, sizeof x);
@@ -299,6 +379,7 @@ mg_status mg_plan_build(const mg_algo *a, const mg_problem_spec *pb, const mg_pa
   out->me = me;
   out->L = (uint64_t)pb->bytes;
   out->pieces = 1;
+  out->dataflow = dataflow;
   x.p = out;
   x.rank_of_node = rank_of_node;
   /* the planner is a tap on the driver: it sees every transfer as the
@@ -316,6 +397,7 @@ mg_status mg_plan_build(const mg_algo *a, const mg_problem_spec *pb, const mg_pa
       goto out;
     }
   }
+  if (dataflow) st = plan_deps(out, err);
 out:
   free(x.rmsg);
   free(x.smsg);

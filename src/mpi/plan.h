@@ -26,6 +26,7 @@ typedef struct mg_pmsg {
   size_t seg0;
   size_t nseg;
   uint64_t stage;
+  size_t dep0, ndep; /* dataflow plans, a send: the receives it waits for */
 } mg_pmsg;
 
 /* Round r: msgs[recv0 .. recv0+nrecv) are receives, then nsend sends. */
@@ -49,6 +50,11 @@ typedef struct mg_rank_plan {
   uint64_t stage_bytes; /* staging buffer, the largest round's need */
   uint64_t sends;       /* messages sent over all rounds */
   int64_t sched_rounds; /* rounds of the schedule, empty ones included */
+  int dataflow;         /* no buffer is written twice (stage, scratch and
+                           transit slots are never reused), and every send
+                           lists its receives in deps */
+  size_t *deps;         /* message indices of receives */
+  size_t ndeps, capdeps;
 } mg_rank_plan;
 
 /* Generates the schedule of algorithm a (parameters ps) for pb, verifies it
@@ -56,9 +62,9 @@ typedef struct mg_rank_plan {
  * rank_of_node[v] is the rank that plays node v (pb->topo.N entries);
  * pb->bytes is L. Bus transfers are refused (MG_ERR_UNSUPPORTED); a
  * schedule that does not verify gives MG_ERR_VIOLATION. On failure *out is
- * left empty. */
+ * left empty. dataflow: a plan for the executor's sync=data (above). */
 mg_status mg_plan_build(const mg_algo *a, const mg_problem_spec *pb, const mg_params *ps, uint32_t me,
-                        const int *rank_of_node, mg_rank_plan *out, mg_err *err);
+                        const int *rank_of_node, int dataflow, mg_rank_plan *out, mg_err *err);
 void mg_plan_free(mg_rank_plan *p);
 
 #endif

@@ -187,6 +187,24 @@ static void all_cases(MPI_Comm comm, const char *topo, const char *label) {
     inplace_case(comm, &o, what);
     zero_case(comm, &o, what);
     if (!a) vector_case(comm, what); /* one-shot: algorithm from the environment, auto */
+    /* sync=data: no round barrier, every receive posted at the start */
+    mg_mpi_opts d = o;
+    d.sync = "data";
+    snprintf(what, sizeof what, "%s on %s, sync=data", o.algo, label);
+    bytes_case(comm, &d, 1, what, 1001);
+    inplace_case(comm, &d, what);
+  }
+  {
+    /* a sync that is neither rounds nor data is refused, on every rank */
+    mg_mpi_opts o = {.topo = topo, .sync = "sometimes", .err = &err};
+    mg_mpi_plan *p = NULL;
+    int rc = mg_mpi_allgather_init(4, MPI_BYTE, 4, MPI_BYTE, comm, &o, &p);
+    MT_EXPECT(rc == MPI_ERR_ARG && p == NULL, "sync=sometimes on %s: expected MPI_ERR_ARG, got %d", label, rc);
+    o.sync = "data";
+    rc = mg_mpi_allgather_init(4, MPI_BYTE, 4, MPI_BYTE, comm, &o, &p);
+    MT_EXPECT(rc == MPI_SUCCESS && !strcmp(mg_mpi_plan_sync(p), "data"), "sync=data on %s: %d", label, rc);
+    mg_mpi_plan_free(&p);
+    runs++;
   }
   if (!strncmp(label, "torus:", 6)) {
     mg_mpi_opts o = {.topo = topo, .custom = &white_black, .err = &err};

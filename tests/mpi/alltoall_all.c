@@ -178,6 +178,12 @@ static void run_algo(MPI_Comm comm, const char *topo, const char *label, const m
   inplace_case(comm, &o, what);
   vector_case(comm, &o, what);
   zero_case(comm, &o, what);
+  /* sync=data: no round barrier, transit slots never reused */
+  mg_mpi_opts d = o;
+  d.sync = "data";
+  snprintf(what, sizeof what, "%s on %s, sync=data", custom ? custom->name : o.algo, label);
+  bytes_case(comm, &d, 1, what, 333);
+  inplace_case(comm, &d, what);
 }
 
 static void all_cases(MPI_Comm comm, const char *topo, const char *label) {

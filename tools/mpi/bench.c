@@ -167,14 +167,15 @@ static void print_header(const args *a, const bench *b, const mg_mpi_plan *p, in
   const char *lib = b->coll == COLL_ALLGATHER ? "MPI_Allgather" : "MPI_Alltoall";
   if (a->json) {
     printf("{\"benchmark\": \"OSU MPI %s\", \"collective\": \"%s\", \"ranks\": %d, \"topology\": \"%s\", "
-           "\"datatype\": \"MPI_BYTE\", \"iterations\": %d, \"warmup\": %d, \"results\": [",
-           title, b->coll == COLL_ALLGATHER ? "allgather" : "alltoall", b->n, mg_mpi_plan_topology(p), a->reps, warmup);
+           "\"sync\": \"%s\", \"datatype\": \"MPI_BYTE\", \"iterations\": %d, \"warmup\": %d, \"results\": [",
+           title, b->coll == COLL_ALLGATHER ? "allgather" : "alltoall", b->n, mg_mpi_plan_topology(p),
+           mg_mpi_plan_sync(p), a->reps, warmup);
     return;
   }
   printf("# OSU MPI %s (meshgossip-mpi bench, meshgossip %s)\n", title, mg_version());
-  printf("# Datatype: MPI_BYTE. %d ranks, topology %s, --algo %s against the MPI library's %s; "
+  printf("# Datatype: MPI_BYTE. %d ranks, topology %s, --algo %s (sync=%s) against the MPI library's %s; "
          "%d warm-up, latency per call\n",
-         b->n, mg_mpi_plan_topology(p), a->algo, lib, warmup);
+         b->n, mg_mpi_plan_topology(p), a->algo, mg_mpi_plan_sync(p), lib, warmup);
   printf("%-10s%18s", "# Size", "Avg Latency(us)");
   if (a->full) printf("%18s%18s%12s", "Min Latency(us)", "Max Latency(us)", "Iterations");
   printf("%15s", "MPI Avg(us)");
@@ -223,7 +224,7 @@ int mg_tool_bench(const args *a, int me, int n) {
     int m = (int)a->sizes[i];
     mg_err err;
     memset(&err, 0, sizeof err);
-    mg_mpi_opts o = {.algo = a->algo, .topo = a->topo, .err = &err};
+    mg_mpi_opts o = {.algo = a->algo, .topo = a->topo, .sync = a->sync, .err = &err};
     mg_mpi_plan *p = NULL;
     int prc = b.coll == COLL_ALLGATHER ? mg_mpi_allgather_init(m, MPI_BYTE, m, MPI_BYTE, MPI_COMM_WORLD, &o, &p)
                                        : mg_mpi_alltoall_init(m, MPI_BYTE, m, MPI_BYTE, MPI_COMM_WORLD, &o, &p);

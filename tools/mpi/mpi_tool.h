@@ -10,7 +10,8 @@
 
 typedef struct args {
   const char *cmd, *algo, *topo;
-  const char *out; /* calibrate -o FILE: the fitted model file */
+  const char *sync; /* bench --sync rounds|data (mg_mpi_opts.sync) */
+  const char *out;  /* calibrate -o FILE: the fitted model file */
   long sizes[MAX_SIZES];
   int nsizes, reps, json;
   /* bench (bench.c): --coll, -f, -x (-1: the default); -i sets reps and
