@@ -203,6 +203,56 @@ static void ranks_across_rounds(void **state) {
   assert_float_equal(overlap("contention=fair,ts=0,tl=0.01,timing=ranks,detach=101"), 4, 1e-9);
 }
 
+/* timing=async under contention=fair: the executor's sync=data with the
+ * links shared across rounds (src/model/fluid.c). line:3, 100-byte items,
+ * ts = 0, tl = 0.01 (an arc carries 100 B/s), o = or = 0, even sharing:
+ *   R0: a 0->1 {0}, b 2->1 {2}, c 2->0 {2} (arcs 2->1, 1->0), h 1->2 {1}
+ *   R1: d 1->2 {0} (waits for a, which brought item 0 to node 1),
+ *       f 1->0 {1} (node 1's own item: waits for nothing but its CPU).
+ * b and c share arc 2->1 at 50 B/s: R0 ends at 2, and sync costs 2 + 1. */
+static double data_clock(const char *model, int f_first) {
+  th_sched s;
+  mg_report rep;
+  th_sched_init(&s, MG_GOSSIP, "line:3", model, 1);
+  s.info.bytes = 100;
+  th_add(&s, 0, th_one_item(0, 1, 0));
+  th_add(&s, 0, th_one_item(2, 1, 2));
+  th_add(&s, 0, th_one_item(2, 0, 2));
+  th_add(&s, 0, th_one_item(1, 2, 1));
+  if (f_first) th_add(&s, 1, th_one_item(1, 0, 1));
+  th_add(&s, 1, th_one_item(1, 2, 0));
+  if (!f_first) th_add(&s, 1, th_one_item(1, 0, 1));
+  assert_int_equal(th_simulate(&s, &rep), MG_OK);
+  assert_true(rep.verified);
+  if (!strstr(model, "o=")) assert_float_equal(rep.cost_sync, 3, 1e-12);
+  double c = rep.cost;
+  mg_report_free(&rep);
+  th_sched_free(&s);
+  return c;
+}
+
+static void data_across_rounds(void **state) {
+  (void)state;
+  /* d before f in node 1's plan: a is read at 1, so d and f leave at 1
+   * (the CPU takes them in order). d alone on 1->2 until 2; f shares arc
+   * 1->0 with c at 50 B/s until 2, then alone: 2.5 */
+  assert_float_equal(data_clock("contention=fair,ts=0,tl=0.01,timing=async", 0), 2.5, 1e-9);
+  /* f first: it leaves at 0 with R0 and moves at 50 B/s beside b and c
+   * until 2; d goes at 1 and is done at 2: 2 */
+  assert_float_equal(data_clock("contention=fair,ts=0,tl=0.01,timing=async", 1), 2, 1e-9);
+  /* the executor's rounds: node 1 enters R1 when b has come, at 2; d and
+   * f move alone until 3, in either order */
+  assert_float_equal(data_clock("contention=fair,ts=0,tl=0.01,timing=ranks", 0), 3, 1e-9);
+  assert_float_equal(data_clock("contention=fair,ts=0,tl=0.01,timing=ranks", 1), 3, 1e-9);
+  /* o = 0.25: a, b, h leave at 0.25, c at 0.5 (node 2's second send), and
+   * b and c share arc 2->1 from there. a is read at 1.25: d leaves at 1.5
+   * (alone until 2.5), f at 1.75. With f beside c on arc 1->0 all three of
+   * b, c, f move at 50 B/s: b (12.5 B left) is done at 2, c (37.5 left,
+   * then still 50 B/s for sharing 1->0 with f) at 2.5, f has 62.5 B left
+   * at 2.5 and moves alone: 3.125 */
+  assert_float_equal(data_clock("contention=fair,ts=0,tl=0.01,timing=async,o=0.25", 0), 3.125, 1e-9);
+}
+
 /* routes=dor|simgrid: the pricer takes the network's route, the verifier
  * checks the named one. ring:4, a tie (2 away) goes + under dor; SimGrid
  * sends it - from coordinate 2. */
@@ -331,7 +381,8 @@ static void file_roundtrip(void **state) {
   close(fd);
   const char *model =
       "contention=fair,ts=5e-6,tl=5.714e-9,o=0.00025,or=1e-6,timing=async,bwf=0:0.812084;257:0.338112;732:0.341987;"
-      "1426:0.608902;3484:0.77493;5776:1.08739;9376:0.58729;15424:0.697866;65472:0.940694";
+      "1426:0.608902;3484:0.77493;5776:1.08739;9376:0.58729;15424:0.697866;65472:0.940694,"
+      "share=hops,routes=simgrid,detach=1048576,ack=0.0503"; /* every key a model file may hold */
   mg_problem_spec pb = th_problem(MG_GOSSIP, "torus:4x4", model, 4096);
   mg_report rep, back;
   mg_schedule_info info;
@@ -416,7 +467,7 @@ int main(void) {
       cmocka_unit_test(async_bounds_and_size), cmocka_unit_test(model_file),
       cmocka_unit_test(bandwidth_factor),      cmocka_unit_test(file_roundtrip),
       cmocka_unit_test(auto_runner_up),        cmocka_unit_test(ranks_across_rounds),
-      cmocka_unit_test(network_routes),
+      cmocka_unit_test(data_across_rounds),    cmocka_unit_test(network_routes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -73,6 +73,12 @@ static mg_status ex_begin(void *ctx, const mg_schedule_info *info, mg_err *err) 
   for (int j = 0; j < m->nbwf; j++)
     fprintf(f, "%s%llu:%.17g", j ? ";" : ", \"bwf\": \"", (unsigned long long)m->bwf_at[j], m->bwf[j]);
   if (m->nbwf) fputc('"', f);
+  /* the sharing keys too, or a file of a calibrated model is priced under
+   * another model when read back */
+  if (m->share == MG_SHARE_HOPS) fputs(", \"share\": \"hops\"", f);
+  if (m->routes != MG_ROUTES_SCHEDULE) fprintf(f, ", \"routes\": \"%s\"", mg_routes_name(m->routes));
+  if (m->detach) fprintf(f, ", \"detach\": %llu", (unsigned long long)m->detach);
+  if (m->ack != 0) fprintf(f, ", \"ack\": %.17g", m->ack);
   fprintf(f, "},\n \"bytes\": %.17g, \"pieces\": %u,\n \"rounds\": [", info->bytes, info->pieces);
   return MG_OK;
 }
