@@ -26,7 +26,15 @@
  * after the other at o each from there; a message moves once it has left
  * and its receiver has entered the round (the receive is posted: SimGrid
  * starts a communication when both sides are there), and is done when its
- * receiver has spent or on it. No per-item state: two clocks per node. */
+ * receiver has spent or on it. No per-item state: two clocks per node.
+ *
+ * Under contention=fair both clocks hand the rounds to the fluid (fluid.c),
+ * which shares the arcs among the messages of every round on the wire at
+ * once. For timing=async the fluid needs each transfer's dependencies
+ * instead of item times: t_item then holds who delivered an item to its
+ * holder (the fluid's transfer index + 1; 0 for what a node held from the
+ * start), and a transfer waits for the distinct deliverers of its items:
+ * the receives the MPI executor's sync=data waits for (src/mpi/plan.c). */
 #include "model.h"
 
 #include <math.h>
@@ -77,6 +85,7 @@ mg_status mg_async_init(mg_async *a, mg_timing timing, mg_problem problem, uint3
 void mg_async_use_fluid(mg_async *a, const mg_model *m, const mg_topo *t) {
   a->fluid = 1;
   mg_fluid_init(&a->fl, m, t);
+  a->fl.data = a->timing == MG_TIMING_ASYNC;
 }
 
 mg_status mg_async_finish(mg_async *a, mg_err *err) {
@@ -94,12 +103,35 @@ void mg_async_free(mg_async *a) {
   free(a->ioff);
   free(a->items);
   free(a->done);
+  free(a->doff);
+  free(a->dep);
+  free(a->seen);
   memset(a, 0, sizeof *a);
 }
 
 void mg_async_begin(mg_async *a) {
   a->n = 0;
   a->nitem_used = 0;
+  a->ndep = 0;
+}
+
+/* Fluid async: item `who` (t_item's value) came by an earlier transfer;
+ * transfer `key` (its fluid index + 1) depends on it, once. */
+static mg_status add_dep(mg_async *a, double who, uint64_t key, mg_err *err) {
+  if (!(who >= 1) || !isfinite(who)) return MG_OK; /* held from the start */
+  size_t g = (size_t)who - 1;
+  if (g >= a->capseen) {
+    size_t old = a->capseen;
+    if (!mg_grow((void **)&a->seen, &a->capseen, a->fl.n > g + 1 ? a->fl.n : g + 1, sizeof *a->seen))
+      return mg_fail(err, MG_ERR_NOMEM, "out of memory for the asynchronous clock's dependencies");
+    memset(a->seen + old, 0, (a->capseen - old) * sizeof *a->seen);
+  }
+  if (a->seen[g] == key) return MG_OK;
+  a->seen[g] = key;
+  if (!mg_grow((void **)&a->dep, &a->capdep, a->ndep + 1, sizeof *a->dep))
+    return mg_fail(err, MG_ERR_NOMEM, "out of memory for the asynchronous clock's dependencies");
+  a->dep[a->ndep++] = g;
+  return MG_OK;
 }
 
 static mg_status push_item(mg_async *a, uint64_t it, mg_err *err) {
@@ -117,6 +149,13 @@ mg_status mg_async_add(mg_async *a, uint32_t src, const uint64_t *bits, size_t n
       !mg_grow((void **)&a->ioff, &a->capioff, i + 2, sizeof *a->ioff))
     return mg_fail(err, MG_ERR_NOMEM, "out of memory for the asynchronous clock");
   a->ioff[i] = a->nitem_used;
+  int deps = a->fluid && a->fl.data;
+  uint64_t key = (uint64_t)a->fl.n + i + 1;
+  if (deps) {
+    if (!mg_grow((void **)&a->doff, &a->capdoff, i + 2, sizeof *a->doff))
+      return mg_fail(err, MG_ERR_NOMEM, "out of memory for the asynchronous clock");
+    a->doff[i] = a->ndep;
+  }
   double ready = 0;
   if (a->timing == MG_TIMING_RANKS) {
     ready = a->round_at[src]; /* the node's round, not its items */
@@ -126,14 +165,17 @@ mg_status mg_async_add(mg_async *a, uint32_t src, const uint64_t *bits, size_t n
       for (uint64_t x = bits[w]; x; x &= x - 1) {
         uint64_t it = (uint64_t)w * 64 + (uint64_t)__builtin_ctzll(x);
         if (row[it] > ready) ready = row[it];
+        if (deps) MG_CHECK(add_dep(a, row[it], key, err));
         MG_CHECK(push_item(a, it, err));
       }
   } else {
     for (size_t k = 0; k < nlist; k++) {
       if (a->t_item[list[k]] > ready) ready = a->t_item[list[k]];
+      if (deps) MG_CHECK(add_dep(a, a->t_item[list[k]], key, err));
       MG_CHECK(push_item(a, list[k], err));
     }
   }
+  if (deps) a->doff[i + 1] = a->ndep;
   a->ready[i] = ready;
   a->ioff[i + 1] = a->nitem_used;
   a->n++;
@@ -147,7 +189,25 @@ mg_status mg_async_end(mg_async *a, mg_pricer *p, mg_err *err) {
   size_t n = a->n;
   if (n != p->n)
     return mg_fail(err, MG_ERR_INVALID, "the asynchronous clock saw %zu transfers, the pricer %zu", n, p->n);
-  if (a->fluid) return mg_fluid_add_round(&a->fl, p, a->rounds++, err);
+  if (a->fluid) {
+    size_t base = a->fl.n;
+    int data = a->fl.data;
+    MG_CHECK(mg_fluid_add_round(&a->fl, p, a->rounds++, data ? a->doff : NULL, data ? a->dep : NULL, err));
+    if (!data) return MG_OK;
+    /* the items land: who delivered them (a copy's first, a block's last) */
+    for (size_t i = 0; i < n; i++) {
+      double who = (double)(base + i + 1);
+      if (a->problem == MG_GOSSIP) {
+        double *row = a->t_item + (uint64_t)p->dst[i] * a->nitems;
+        for (size_t k = a->ioff[i]; k < a->ioff[i + 1]; k++)
+          if (isinf(row[a->items[k]])) row[a->items[k]] = who;
+      } else {
+        for (size_t k = a->ioff[i]; k < a->ioff[i + 1]; k++)
+          a->t_item[a->items[k]] = who;
+      }
+    }
+    return MG_OK;
+  }
   if (!mg_grow((void **)&a->done, &a->capdone, n + 1, sizeof *a->done))
     return mg_fail(err, MG_ERR_NOMEM, "out of memory for the asynchronous clock");
   int ranks = a->timing == MG_TIMING_RANKS;

@@ -1,5 +1,5 @@
-/* timing=ranks under contention=fair: the executor's clock with the links
- * shared across rounds.
+/* timing=ranks and timing=async under contention=fair: the executor's two
+ * clocks with the links shared across rounds.
  *
  * An MPI executor runs a schedule round by round without a barrier
  * (src/mpi/exec.c): a rank posts a round's receives and sends and waits
@@ -30,6 +30,14 @@
  *   - a send of at least `detach` bytes (model key; MPI's rendezvous above
  *     the eager limit) is not detached: its sender's step also waits for
  *     its arrival.
+ *
+ * timing=async is the executor's sync=data (src/mpi/exec.c): every receive
+ * is posted at the start, and a node takes its sends in plan order, each
+ * once the transfers it depends on (those that brought its items to the
+ * sender: async.c) have been read; its CPU lets it go o later, and it
+ * moves at once. No steps: a send waits only for its own dependencies and
+ * for the send before it (the CPU is one queue). Sharing, arrival and
+ * reading as above.
  *
  * The rounds are kept until the schedule ends (the clock needs them all:
  * when a node enters round r+1 depends on how round r shares with it), so
@@ -70,6 +78,11 @@ typedef struct fluid_run {
   uint32_t *nun;
   uint8_t *frozen;
   double end;
+  /* timing=async: per node its sends in plan order sends[soff[v] ..
+   * soff[v+1]), the next one, and its CPU; per transfer the dependencies
+   * not yet read, and who depends on it, rdep[roff[i] .. roff[i+1]) */
+  size_t *soff, *sends, *snext, *dleft, *roff, *rdep;
+  double *cpu;
 } fluid_run;
 
 void mg_fluid_init(mg_fluid *f, const mg_model *m, const mg_topo *t) {
@@ -90,11 +103,26 @@ void mg_fluid_free(mg_fluid *f) {
   free(f->arcs);
   free(f->boff);
   free(f->barcs);
+  free(f->doff);
+  free(f->deps);
   memset(f, 0, sizeof *f);
 }
 
-mg_status mg_fluid_add_round(mg_fluid *f, const mg_pricer *p, int64_t round, mg_err *err) {
+mg_status mg_fluid_add_round(mg_fluid *f, const mg_pricer *p, int64_t round, const size_t *doff, const size_t *deps,
+                             mg_err *err) {
   size_t need = f->n + p->n;
+  if (f->data) {
+    size_t nd = doff && p->n ? doff[p->n] : 0;
+    if (!mg_grow((void **)&f->doff, &f->capdoff, need + 1, sizeof *f->doff) ||
+        !mg_grow((void **)&f->deps, &f->capdeps, f->ndeps + nd + 1, sizeof *f->deps))
+      return mg_fail(err, MG_ERR_NOMEM, "out of memory for the async clock's dependencies (%zu transfers)", need);
+    for (size_t i = 0; i < p->n; i++) {
+      f->doff[f->n + i] = f->ndeps;
+      for (size_t j = doff ? doff[i] : 0; doff && j < doff[i + 1]; j++)
+        f->deps[f->ndeps++] = deps[j];
+    }
+    f->doff[need] = f->ndeps;
+  }
   if (!mg_grow((void **)&f->src, &f->capsrc, need, sizeof *f->src) ||
       !mg_grow((void **)&f->dst, &f->capdst, need, sizeof *f->dst) ||
       !mg_grow((void **)&f->round, &f->capround, need, sizeof *f->round) ||
@@ -306,13 +334,37 @@ static mg_status finish(fluid_run *r, size_t i, double t, mg_err *err) {
   return push(r, t + r->f->fixed[i], EV_ARRIVE, i, err);
 }
 
+/* timing=async: node v lets go, in plan order, every send whose
+ * dependencies have all been read, o apart on its CPU, from time t. */
+static mg_status try_send(fluid_run *r, uint32_t v, double t, mg_err *err) {
+  mg_status st = MG_OK;
+  while (r->snext[v] < r->soff[v + 1] && r->dleft[r->sends[r->snext[v]]] == 0) {
+    size_t i = r->sends[r->snext[v]++];
+    r->cpu[v] = (t > r->cpu[v] ? t : r->cpu[v]) + r->f->m.o;
+    MG_CHECK(go(r, i, r->cpu[v], err));
+  }
+out:
+  return st;
+}
+
+/* timing=async: transfer i has been read; what waited for it may go. */
+static mg_status released(fluid_run *r, size_t i, double t, mg_err *err) {
+  mg_status st = MG_OK;
+  for (size_t k = r->roff[i]; k < r->roff[i + 1]; k++) {
+    size_t j = r->rdep[k];
+    if (--r->dleft[j] == 0) MG_CHECK(try_send(r, r->f->src[j], t, err));
+  }
+out:
+  return st;
+}
+
 static mg_status run(fluid_run *r, double *end, mg_err *err) {
   mg_fluid *f = r->f;
   mg_status st = MG_OK;
   double t = 0;
   int dirty = 0;
   for (uint32_t v = 0; v < f->N; v++)
-    MG_CHECK(enter(r, v, 0, err));
+    MG_CHECK(f->data ? try_send(r, v, 0, err) : enter(r, v, 0, err));
   for (;;) {
     /* re-share once the events of this instant are all in */
     if (dirty && !(r->nheap > 0 && r->heap[0].t <= t)) share(r), dirty = 0;
@@ -346,12 +398,12 @@ static mg_status run(fluid_run *r, double *end, mg_err *err) {
         double done = (t > r->rcv[d] ? t : r->rcv[d]) + f->m.orecv;
         r->rcv[d] = done;
         MG_CHECK(push(r, done, EV_READ, i, err));
-        if (held_send(f, i)) MG_CHECK(step_done(r, f->src[i], t, err));
+        if (!f->data && held_send(f, i)) MG_CHECK(step_done(r, f->src[i], t, err));
         break;
       }
       case EV_READ:
         if (t > r->end) r->end = t;
-        MG_CHECK(step_done(r, f->dst[i], t, err));
+        MG_CHECK(f->data ? released(r, i, t, err) : step_done(r, f->dst[i], t, err));
         break;
       default: /* EV_SENT: the node's CPU has let the step's sends go */
         MG_CHECK(step_done(r, (uint32_t)i, t, err));
@@ -378,7 +430,13 @@ static mg_status run(fluid_run *r, double *end, mg_err *err) {
     r->nactive = kept;
     dirty = 1;
   }
-  for (uint32_t v = 0; v < f->N; v++)
+  for (uint32_t v = 0; f->data && v < f->N; v++)
+    if (r->snext[v] < r->soff[v + 1]) {
+      st = mg_fail(err, MG_ERR_INVALID, "the async clock ended with node %u's transfer %zu waiting", v,
+                   r->sends[r->snext[v]]);
+      goto out;
+    }
+  for (uint32_t v = 0; !f->data && v < f->N; v++)
     if (r->in_round[v] >= 0) {
       st = mg_fail(err, MG_ERR_INVALID, "the ranks clock ended with node %u waiting in round %lld", v,
                    (long long)r->in_round[v]);
@@ -443,8 +501,55 @@ mg_status mg_fluid_end(mg_fluid *f, double *end, mg_err *err) {
   }
   for (size_t v = 0; v < N; v++)
     r.pos[v] = r.noff[v], r.in_round[v] = INT64_MIN;
+  if (f->data) {
+    r.soff = mg_calloc(N + 1, sizeof(size_t));
+    r.sends = mg_calloc(n + 1, sizeof(size_t));
+    r.snext = mg_calloc(N + 1, sizeof(size_t));
+    r.dleft = mg_calloc(n + 1, sizeof(size_t));
+    r.roff = mg_calloc(n + 2, sizeof(size_t));
+    r.rdep = mg_calloc(f->ndeps + 1, sizeof(size_t));
+    r.cpu = mg_calloc(N + 1, sizeof(double));
+    if (!r.soff || !r.sends || !r.snext || !r.dleft || !r.roff || !r.rdep || !r.cpu) {
+      st = mg_fail(err, MG_ERR_NOMEM, "out of memory for the async clock (%zu transfers)", n);
+      goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+      r.soff[f->src[i] + 1]++;
+      r.dleft[i] = f->doff[i + 1] - f->doff[i];
+      for (size_t k = f->doff[i]; k < f->doff[i + 1]; k++)
+        r.roff[f->deps[k] + 1]++;
+    }
+    for (size_t v = 0; v < N; v++)
+      r.soff[v + 1] += r.soff[v];
+    for (size_t i = 0; i < n; i++)
+      r.roff[i + 1] += r.roff[i];
+    for (size_t v = 0; v < N; v++)
+      r.snext[v] = r.soff[v];
+    for (size_t i = 0; i < n; i++) /* plan order: the transfers came round by round */
+      r.sends[r.snext[f->src[i]]++] = i;
+    for (size_t v = 0; v < N; v++)
+      r.snext[v] = r.soff[v];
+    size_t *fill = mg_calloc(n + 1, sizeof(size_t));
+    if (!fill) {
+      st = mg_fail(err, MG_ERR_NOMEM, "out of memory for the async clock (%zu transfers)", n);
+      goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+      for (size_t k = f->doff[i]; k < f->doff[i + 1]; k++) {
+        size_t g = f->deps[k];
+        r.rdep[r.roff[g] + fill[g]++] = i;
+      }
+    free(fill);
+  }
   st = run(&r, end, err);
 out:
+  free(r.soff);
+  free(r.sends);
+  free(r.snext);
+  free(r.dleft);
+  free(r.roff);
+  free(r.rdep);
+  free(r.cpu);
   free(r.heap);
   free(r.noff);
   free(r.entries);

@@ -147,9 +147,11 @@ mg_status mg_timeline_wires(mg_pricer *p, double round0, mg_err *err);
  * each message in order of arrival; the round ends at the last of these. */
 mg_status mg_timeline_round(mg_pricer *p, double *end, mg_err *err);
 
-/* timing=ranks under contention=fair (fluid.c): the executor's clock with
- * the arcs shared across rounds. The rounds are kept (from the pricer,
- * after each round is priced) and the clock runs at the schedule's end. */
+/* Under contention=fair (fluid.c): the executor's clocks with the arcs
+ * shared across rounds, timing=ranks (round by round) and timing=async
+ * (sync=data: a send goes once the transfers it depends on are read). The
+ * rounds are kept (from the pricer, after each round is priced) and the
+ * clock runs at the schedule's end. */
 typedef struct mg_fluid {
   mg_model m;
   uint32_t N;
@@ -164,11 +166,18 @@ typedef struct mg_fluid {
   uint64_t *barcs;
   size_t nbarcs;
   size_t capsrc, capdst, capround, capbytes, capwb, capfixed, capoff, caparcs, capboff, capbarcs;
+  int data;     /* timing=async: transfer i waits for deps[doff[i] .. doff[i+1]) */
+  size_t *doff; /* (earlier transfers, by their index here) */
+  size_t *deps;
+  size_t ndeps, capdoff, capdeps;
 } mg_fluid;
 void mg_fluid_init(mg_fluid *f, const mg_model *m, const mg_topo *t);
 void mg_fluid_free(mg_fluid *f);
-/* Keeps the round the pricer has just priced (its transfers and arcs). */
-mg_status mg_fluid_add_round(mg_fluid *f, const mg_pricer *p, int64_t round, mg_err *err);
+/* Keeps the round the pricer has just priced (its transfers and arcs);
+ * timing=async: transfer i of the round depends on deps[doff[i] ..
+ * doff[i+1]), indices of transfers kept before this round. */
+mg_status mg_fluid_add_round(mg_fluid *f, const mg_pricer *p, int64_t round, const size_t *doff, const size_t *deps,
+                             mg_err *err);
 /* Runs the clock over every round kept: *end is the last read. */
 mg_status mg_fluid_end(mg_fluid *f, double *end, mg_err *err);
 
@@ -189,9 +198,15 @@ typedef struct mg_async {
   size_t n, nitem_used, capready, capioff, capitems, capdone;
   double *round_at; /* ranks: per node, when its next round may start */
   double end;       /* the last finish so far */
-  int fluid;        /* ranks under contention=fair: the rounds go to the fluid */
+  int fluid;        /* contention=fair: the rounds go to the fluid */
   mg_fluid fl;
   int64_t rounds;
+  /* async under fair: t_item holds who delivered an item (the fluid's
+   * transfer index + 1; 0 held from the start), and each transfer of the
+   * round its distinct deliverers, dep[doff[i] .. doff[i+1]) */
+  size_t *doff, *dep, ndep, capdoff, capdep;
+  uint64_t *seen; /* per fluid transfer: the last transfer that listed it, + 1 */
+  size_t capseen;
 } mg_async;
 
 /* Bytes of the asynchronous clock's state (per (node, item) arrival
@@ -200,8 +215,8 @@ typedef struct mg_async {
 mg_status mg_async_state_bytes(mg_timing timing, mg_problem problem, uint32_t N, uint64_t nitems, uint64_t *bytes,
                                mg_err *err);
 mg_status mg_async_init(mg_async *a, mg_timing timing, mg_problem problem, uint32_t N, uint64_t nitems, mg_err *err);
-/* timing=ranks under contention=fair: the clock shares arcs across rounds
- * (fluid.c); called after mg_async_init. */
+/* contention=fair: the clock shares arcs across rounds (fluid.c), under
+ * timing=ranks and timing=async; called after mg_async_init. */
 void mg_async_use_fluid(mg_async *a, const mg_model *m, const mg_topo *t);
 void mg_async_free(mg_async *a);
 void mg_async_begin(mg_async *a);

@@ -97,8 +97,8 @@ static mg_status sim_begin_state(void *ctx, const mg_schedule_info *info, mg_err
     return mg_fail(err, MG_ERR_NOMEM, "cannot allocate the simulator's bookkeeping");
   MG_CHECK(mg_pricer_init(&s->pricer, &info->model, &info->topo, err));
   if (s->async) MG_CHECK(mg_async_init(&s->clock, info->model.timing, info->problem, s->N, nitems, err));
-  /* the executor's clock under fair sharing: rounds overlap on the wire */
-  if (s->async && info->model.timing == MG_TIMING_RANKS && info->model.contention == MG_CONT_FAIR)
+  /* the executor's clocks under fair sharing: rounds overlap on the wire */
+  if (s->async && info->model.timing != MG_TIMING_SYNC && info->model.contention == MG_CONT_FAIR)
     mg_async_use_fluid(&s->clock, &info->model, &info->topo);
   s->rep.verified = 0;
   s->t0 = mg_now();
