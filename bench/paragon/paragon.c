@@ -175,9 +175,13 @@ int main(int argc, char **argv) {
                                  : mg_mpi_alltoall_init(m, MPI_BYTE, m, MPI_BYTE, MPI_COMM_WORLD, &o, &p);
         if (rc != MPI_SUCCESS) continue; /* refuses this topology: the same on every rank */
         double t = timed(pr, p, s, r, m, &ok);
+        char name[192]; /* the CSV field: parameters joined by '+', as --algos takes them */
+        snprintf(name, sizeof name, "%s", mg_mpi_plan_algorithm(p));
+        for (char *c = name; *c; c++)
+          if (*c == ',') *c = '+';
         if (me == 0)
           printf("%s,%s,%d,%s,%s,%s,%.9g,%.9g,%d\n", pname, topo, m,
-                 strcmp(mg_mpi_plan_sync(p), "data") ? "ours" : "ours-data", mg_mpi_plan_algorithm(p), runs[j], t,
+                 strcmp(mg_mpi_plan_sync(p), "data") ? "ours" : "ours-data", name, runs[j], t,
                  predicted(a, &aps, pr, runs[j], model, m, !strcmp(mg_mpi_plan_sync(p), "data")), ok);
         mg_mpi_plan_free(&p);
       }

@@ -53,6 +53,7 @@ static const char *const digit_algo[] = {NULL, "ring", "concentrate", "circgos"}
 
 typedef struct dw_plan {
   int d, colored;
+  int by_axis; /* order=axis: a round's transfers by axis, not by colour */
   uint32_t P;
   const mg_algo *algo[MG_MAX_DIMS][MG_MAX_DIMS]; /* [phase][colour] */
   mg_params ps[MG_MAX_DIMS][MG_MAX_DIMS];
@@ -121,6 +122,42 @@ static mg_status pick_auto(const mg_problem_spec *pb1, const mg_algo **best, mg_
   return MG_OK;
 }
 
+/* order=axis: a round's transfers by axis, then - before +, else as
+ * emitted. Only the order changes (every transfer still reads the state
+ * at the round's start), and with it the order in which a node's CPU lets
+ * its sends go: the same direction order in every round and phase. */
+typedef struct dir_key {
+  int dim, plus;
+  size_t i;
+} dir_key;
+
+static int dir_cmp(const void *a, const void *b) {
+  const dir_key *x = a, *y = b;
+  if (x->dim != y->dim) return x->dim < y->dim ? -1 : 1;
+  if (x->plus != y->plus) return x->plus < y->plus ? -1 : 1;
+  return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static mg_status sort_by_direction(mg_round *r, mg_err *err) {
+  if (r->n < 2) return MG_OK;
+  dir_key *k = mg_calloc(r->n, sizeof *k);
+  mg_transfer *t = mg_calloc(r->n, sizeof *t);
+  if (!k || !t) {
+    free(k);
+    free(t);
+    return mg_fail(err, MG_ERR_NOMEM, "out of memory ordering a round");
+  }
+  for (size_t i = 0; i < r->n; i++)
+    k[i] = (dir_key){r->t[i].nseg ? r->t[i].seg[0].dim : 0, r->t[i].nseg && r->t[i].seg[0].hops > 0, i};
+  qsort(k, r->n, sizeof *k, dir_cmp);
+  for (size_t i = 0; i < r->n; i++)
+    t[i] = r->t[k[i].i];
+  memcpy(r->t, t, r->n * sizeof *t);
+  free(k);
+  free(t);
+  return MG_OK;
+}
+
 /* Parses phases= and resolves every (phase, colour) to a 1D algorithm. */
 static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, int colored, dw_plan *p, mg_err *err) {
   const char *spec = ps ? mg_params_get(ps, "phases") : NULL;
@@ -129,6 +166,10 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, int c
   memset(p, 0, sizeof *p);
   p->d = d;
   p->colored = colored;
+  const char *order = colored && ps ? mg_params_get(ps, "order") : NULL;
+  if (order && strcmp(order, "colour") && strcmp(order, "axis"))
+    return mg_fail(err, MG_ERR_INVALID, "order=%s: colour or axis", order);
+  p->by_axis = order && !strcmp(order, "axis");
   p->P = colored ? (uint32_t)d : 1u;
   if (!spec || !strcmp(spec, "auto")) {
     for (int f = 0; f < d; f++)
@@ -212,6 +253,7 @@ static mg_status dw_generate_common(const mg_problem_spec *pb, const mg_params *
                      .round_offset = offset};
         MG_CHECK(mg_lift_round(&L, &sch[f][c].rounds[k], &e, err));
       }
+      if (p.by_axis) MG_CHECK(sort_by_direction(&e.r, err));
       MG_CHECK(mg_emit_round(&e, err));
     }
     offset += (int64_t)most;
@@ -262,6 +304,9 @@ static mg_status dw_check(const mg_problem_spec *pb, const mg_params *ps, mg_err
 static mg_status dwc_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
   mg_status st = dw_check_common(pb, "dimwise-colored", 1, err);
   dw_plan p;
+  const char *order = ps ? mg_params_get(ps, "order") : NULL;
+  if (st == MG_OK && order && strcmp(order, "colour") && strcmp(order, "axis"))
+    st = mg_fail(err, MG_ERR_INVALID, "order=%s: colour or axis", order);
   if (st == MG_OK && ps && mg_params_get(ps, "phases") && strcmp(mg_params_get(ps, "phases"), "auto"))
     st = make_plan(pb, ps, 1, &p, err);
   return st;
@@ -297,6 +342,14 @@ const mg_algo mg_algo_dimwise = {
     .closed_form = dw_closed,
 };
 
+static const mg_param_desc dwc_params[] = {
+    {"phases", "auto",
+     "1D algorithm per phase, one entry per axis joined by '-': 1 ring, 2 concentrate, 3 circgos, a name, or auto"},
+    {"order", "colour",
+     "a node's sends within a round: colour (colour 0's first) or axis (by axis, then - before +: the same "
+     "direction order in every round, which the executor's sync=data can reward)"},
+    {NULL, NULL, NULL}};
+
 const mg_algo mg_algo_dimwise_colored = {
     .name = "dimwise-colored",
     .problem = MG_GOSSIP,
@@ -305,7 +358,7 @@ const mg_algo mg_algo_dimwise_colored = {
     .restrictions = "tori and meshes of 2 or more dimensions, any extents; all-port",
     .rounding = "none: each line uses its 1D algorithm's own rounding; on non-square grids the colours of a phase "
                 "run in the same rounds and the phase lasts as long as its longest colour",
-    .params = dw_params,
+    .params = dwc_params,
     .check = dwc_check,
     .generate = dwc_generate,
     .closed_form = dwc_closed,
