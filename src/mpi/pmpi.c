@@ -5,7 +5,8 @@
  * run at the call: see below):
  *   MESHGOSSIP_ALLGATHER / MESHGOSSIP_ALLTOALL  algorithm ("auto" default;
  *                                               "pmpi" keeps MPI's own)
- *   MESHGOSSIP_TOPO, MESHGOSSIP_MODEL           as for the library
+ *   MESHGOSSIP_TOPO, MESHGOSSIP_MODEL,          as for the library
+ *   MESHGOSSIP_SYNC (rounds | data)
  *   MESHGOSSIP_VERBOSE=1                        rank 0 of each communicator
  *                                               says which path a plan took
  *                                               (once per plan, not per call)
@@ -106,7 +107,7 @@ static atomic_int said_pmpi, said_inter;
  * otherwise be ignored in silence): said once, by rank 0 of the first
  * communicator intercepted. */
 static const char *const known_env[] = {"MESHGOSSIP_ALLGATHER", "MESHGOSSIP_ALLTOALL", "MESHGOSSIP_TOPO",
-                                        "MESHGOSSIP_MODEL", "MESHGOSSIP_VERBOSE"};
+                                        "MESHGOSSIP_MODEL",     "MESHGOSSIP_SYNC",     "MESHGOSSIP_VERBOSE"};
 extern char **environ;
 static atomic_int env_checked;
 
@@ -123,7 +124,7 @@ static void check_env(MPI_Comm comm) {
     if (!known)
       fprintf(stderr,
               "meshgossip: warning: unknown variable %.*s ignored (known: MESHGOSSIP_ALLGATHER, "
-              "MESHGOSSIP_ALLTOALL, MESHGOSSIP_TOPO, MESHGOSSIP_MODEL, MESHGOSSIP_VERBOSE)\n",
+              "MESHGOSSIP_ALLTOALL, MESHGOSSIP_TOPO, MESHGOSSIP_MODEL, MESHGOSSIP_SYNC, MESHGOSSIP_VERBOSE)\n",
               (int)len, *e);
   }
 }
@@ -263,8 +264,8 @@ static int intercept(mg_problem pr, const void *sb, int sc, MPI_Datatype st, voi
     ret = PMPI_CALL();
   } else {
     char path[256];
-    snprintf(path, sizeof path, "meshgossip %s on %s", mg_mpi_plan_algorithm(hit->plan),
-             mg_mpi_plan_topology(hit->plan));
+    snprintf(path, sizeof path, "meshgossip %s on %s%s", mg_mpi_plan_algorithm(hit->plan),
+             mg_mpi_plan_topology(hit->plan), strcmp(mg_mpi_plan_sync(hit->plan), "data") ? "" : ", sync=data");
     if (planned) say(comm, coll, rc, path);
     ret = mg_mpi_start(hit->plan, sb, rb);
   }

@@ -58,6 +58,10 @@ add_test(NAME mpi_interposed_bysize_small COMMAND ${MG_INTERPOSED} 9 "MESHGOSSIP
 set_tests_properties(mpi_interposed_bysize_small PROPERTIES TIMEOUT 60 LABELS mpi ENVIRONMENT "EXPECT=count 3: meshgossip concentrate on ring:9")
 add_test(NAME mpi_interposed_bysize_large COMMAND ${MG_INTERPOSED} 9 "MESHGOSSIP_ALLGATHER=concentrate<=100;ring" MESHGOSSIP_TOPO=ring:9)
 set_tests_properties(mpi_interposed_bysize_large PROPERTIES TIMEOUT 60 LABELS mpi ENVIRONMENT "EXPECT=count 4099: meshgossip ring on ring:9")
+# MESHGOSSIP_SYNC=data: the executor without round barriers (src/mpi/exec.c),
+# results byte-checked by the program
+add_test(NAME mpi_interposed_sync_data COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_ALLGATHER=dimwise-colored MESHGOSSIP_TOPO=torus:3x3 MESHGOSSIP_SYNC=data)
+set_tests_properties(mpi_interposed_sync_data PROPERTIES TIMEOUT 60 LABELS mpi ENVIRONMENT "EXPECT=count 4099: meshgossip dimwise-colored on torus:3x3, sync=data")
 # MESHGOSSIP_MODEL=@FILE: the same two models as model files (the form
 # meshgossip-mpi calibrate -o writes: one key a line, # comments)
 file(WRITE ${CMAKE_BINARY_DIR}/model_startup.model "# start-ups dear\nts=1\ntl=1e-12\n")
