@@ -18,7 +18,9 @@
 # usage: bench/model_accuracy.sh [MESHGOSSIP] [CSV...]
 #   (default CSVs: bench/paragon/results/results.csv, the 9x9 and 8x8 runs,
 #   and bench/paragon/results/accuracy.csv, ring:81 and torus:4x4x4, from
-#   bench/paragon/accuracy_run.sh)
+#   bench/paragon/accuracy_run.sh; and the rows of kind "ours-data" of
+#   bench/paragon/results/allgather.csv: the executor's sync=data, whose
+#   clock is async, summed up apart)
 #   MODEL="contention=shared,ts=...,o=...,tl=..." or MODEL=@FILE overrides the model.
 # The default model is the one `meshgossip-mpi calibrate -o` fitted on the
 # simulated 9x9 torus (bench/paragon/results/calibrated_9x9.model, one
@@ -38,6 +40,7 @@ csvs=("$@")
 if [ ${#csvs[@]} -eq 0 ]; then
   csvs=("$here/paragon/results/results.csv")
   [ -f "$here/paragon/results/accuracy.csv" ] && csvs+=("$here/paragon/results/accuracy.csv")
+  [ -f "$here/paragon/results/allgather.csv" ] && csvs+=("$here/paragon/results/allgather.csv")
 fi
 model=${MODEL:-@$here/paragon/results/calibrated_9x9.model}
 [ -x "$mg" ] || { echo "model_accuracy: no meshgossip at $mg (build first)" >&2; exit 2; }
@@ -62,15 +65,16 @@ spec_of "$model" | grep -v '^timing=' >"$work/model.kv"
 first_cost() { # the first "cost" of a JSON report (reads it all: no SIGPIPE under pipefail)
   awk '{ if (!done && match($0, /"cost": [0-9.eE+-]+/)) { print substr($0, RSTART + 8, RLENGTH - 8); done = 1 } }'
 }
-cost() { # algo topo bytes timing machine -> predicted seconds (empty if refused)
+cost() { # algo topo bytes timing machine [plan clock] -> predicted seconds (empty if refused)
   if [ -z "$plan_model" ]; then
     "$mg" run --algo "$1" --topo "$2" --bytes "$3" --model "$model" --timing "$4" --json 2>/dev/null |
       first_cost
     return
   fi
-  local f="$work/$1.$2.$3.json"
-  [ -f "$f" ] || "$mg" run --algo "$1" --topo "$2" --bytes "$3" --model "$plan_model" --export "$f" >/dev/null 2>&1 ||
-    return 0
+  # the executor plans sync=data under the async clock (src/mpi/exec.c)
+  local f="$work/$1.$2.$3.${6:-sync}.json"
+  [ -f "$f" ] || "$mg" run --algo "$1" --topo "$2" --bytes "$3" --model "$plan_model" --timing "${6:-sync}" \
+    --export "$f" >/dev/null 2>&1 || return 0
   local obj
   obj=$(awk -F= -v t="$4" '{ printf "%s\"%s\": \"%s\"", (NR > 1 ? ", " : ""), $1, substr($0, length($1) + 2) }
     END { printf ", \"timing\": \"%s\"", t }' "$work/model.kv")
@@ -93,21 +97,32 @@ trap 'rm -f "$tmp"; rm -rf "$work"' EXIT
 echo "# model: $model (planned under: ${plan_model:-the same})"
 printf '%-8s %-9s %-9s %-22s %6s %10s %10s %6s %10s %6s %10s %6s\n' problem machine run algorithm bytes sim_s \
   sync_s ratio async_s ratio ranks_s ratio
-for csv in "${csvs[@]}"; do tail -n +2 "$csv"; done | while IFS=, read -r problem topo bytes kind algo run sim pred ok; do
-  [ "$kind" = ours ] || continue
-  s=$(cost "$algo" "$run" "$bytes" sync "$topo")
-  a=$(cost "$algo" "$run" "$bytes" async "$topo")
-  k=$(cost "$algo" "$run" "$bytes" ranks "$topo")
+# allgather.csv repeats results.csv's round-synchronous cells: only its
+# sync=data rows are taken from it
+for csv in "${csvs[@]}"; do
+  case $csv in
+  */allgather.csv) tail -n +2 "$csv" | grep ',ours-data,' || true ;;
+  *) tail -n +2 "$csv" ;;
+  esac
+done | while IFS=, read -r problem topo bytes kind algo run sim pred ok; do
+  [ "$kind" = ours ] || [ "$kind" = ours-data ] || continue
+  plan=sync
+  [ "$kind" = ours-data ] && problem=$problem+data plan=async
+  algo=${algo//+/,}
+  s=$(cost "$algo" "$run" "$bytes" sync "$topo" $plan)
+  a=$(cost "$algo" "$run" "$bytes" async "$topo" $plan)
+  k=$(cost "$algo" "$run" "$bytes" ranks "$topo" $plan)
   [ -n "$s" ] && [ -n "$a" ] && [ -n "$k" ] || { echo "# $algo on $run at $bytes B: refused by the model" >&2; continue; }
   echo "$problem $topo $run $algo $bytes $sim $s $a $k" >>"$tmp"
   awk -v p="$problem" -v t="$topo" -v r="$run" -v al="$algo" -v b="$bytes" -v si="$sim" -v s="$s" -v a="$a" -v k="$k" \
     'BEGIN { printf "%-8s %-9s %-9s %-22s %6d %10.6f %10.6f %6.3f %10.6f %6.3f %10.6f %6.3f\n", p, t, r, al, b, si, s, s / si, a, a / si, k, k / si }'
 done
 
-summary() { # column of the prediction, label, filter (all | own | a machine topology)
+summary() { # column of the prediction, label, filter (all | own | data | a machine topology)
   awk -v col="$1" -v label="$2" -v which="$3" '
+    (which == "data") != ($1 ~ /[+]data$/) { next }
     which == "own" && $3 != $2 { next }
-    which != "own" && which != "all" && ($2 != which || $3 != $2) { next }
+    which != "own" && which != "all" && which != "data" && ($2 != which || $3 != $2) { next }
     {
       e = $col / $6 - 1; if (e < 0) e = -e; err[++n] = e
       g = $1 " " $2 " " $5
@@ -131,6 +146,7 @@ summary 9 "ranks, all schedules" all
 summary 7 "sync,  planned for the machine's topology" own
 summary 8 "async, planned for the machine's topology" own
 summary 9 "ranks, planned for the machine's topology" own
+summary 8 "async, the executor's sync=data (its clock)" data
 for t in $(awk '$2 == $3 { print $2 }' "$tmp" | sort -u); do
   summary 7 "sync,  $t" "$t"
   summary 9 "ranks, $t" "$t"
