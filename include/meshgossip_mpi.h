@@ -47,7 +47,9 @@ typedef struct mg_mpi_opts {
                             sends and waits for them all before the next;
                             "data": every receive is posted at the start and
                             a send goes as soon as the receives whose bytes
-                            it carries have completed (no round barrier).
+                            it carries have completed (no round barrier);
+                            "auto": the one the model prices lower
+                            (data under timing=async), a tie rounds.
                             NULL: MESHGOSSIP_SYNC, else "rounds" */
   mg_err *err;           /* optional: receives a one-line reason on failure */
 } mg_mpi_opts;

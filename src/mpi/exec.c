@@ -21,6 +21,7 @@
 #include "plan.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,14 +151,24 @@ static int find_topology(MPI_Comm comm, int size, const mg_mpi_opts *o, mg_topo 
   return MPI_SUCCESS;
 }
 
+/* The simulated cost of a under pb (INFINITY if it does not verify). */
+static mg_status price(const mg_algo *a, const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
+  mg_report rep;
+  mg_status st = mg_run(a, pb, ps, NULL, &rep, err);
+  if (st == MG_OK || st == MG_ERR_VIOLATION) *cost = rep.verified ? rep.cost : INFINITY;
+  mg_report_free(&rep);
+  return st == MG_ERR_VIOLATION ? MG_OK : st;
+}
+
 /* The algorithm to run: explicit, or the registered one of least simulated
- * cost ("auto"). */
+ * cost ("auto"); *cost (if asked for) its simulated cost. */
 static mg_status choose_algorithm(const char *spec, const mg_problem_spec *pb, const mg_algo **a, mg_params *ps,
-                                  mg_err *err) {
+                                  double *cost, mg_err *err) {
   if (spec && *spec && strcmp(spec, "auto") != 0) {
     mg_status st = mg_algo_lookup(spec, a, ps, err);
-    if (st != MG_OK) return st;
-    return mg_algo_check(*a, pb, ps, err);
+    if (st == MG_OK) st = mg_algo_check(*a, pb, ps, err);
+    if (st == MG_OK && cost) st = price(*a, pb, ps, cost, err);
+    return st;
   }
   mg_compare_row *rows = NULL;
   size_t n = 0;
@@ -169,6 +180,7 @@ static mg_status choose_algorithm(const char *spec, const mg_problem_spec *pb, c
     if (!rows[i].refused && rows[i].rep.verified) {
       *a = rows[i].algo;
       *ps = rows[i].params;
+      if (cost) *cost = rows[i].rep.cost;
       st = MG_OK;
       break;
     }
@@ -222,12 +234,14 @@ static int plan_local(mg_mpi_plan *p, MPI_Comm comm, const mg_mpi_opts *o, mg_er
     return MPI_ERR_COUNT;
   }
   const char *sync = o && o->sync ? o->sync : getenv("MESHGOSSIP_SYNC");
+  int sync_auto = 0;
   if (sync && *sync && strcmp(sync, "rounds") != 0) {
-    if (strcmp(sync, "data") != 0) {
-      mg_fail(err, MG_ERR_INVALID, "sync=%s: use rounds or data", sync);
+    if (strcmp(sync, "data") && strcmp(sync, "auto")) {
+      mg_fail(err, MG_ERR_INVALID, "sync=%s: use rounds, data or auto", sync);
       return MPI_ERR_ARG;
     }
-    p->dataflow = 1;
+    sync_auto = !strcmp(sync, "auto");
+    p->dataflow = !sync_auto;
   }
   const char *env = getenv(p->problem == MG_GOSSIP ? "MESHGOSSIP_ALLGATHER" : "MESHGOSSIP_ALLTOALL");
   const char *aspec = o && o->algo ? o->algo : (env && *env ? env : "auto");
@@ -273,11 +287,26 @@ static int plan_local(mg_mpi_plan *p, MPI_Comm comm, const mg_mpi_opts *o, mg_er
   mg_params ps;
   memset(&ps, 0, sizeof ps);
   mg_status st;
+  double c_rounds = 0, c_data = 0;
   if (o && o->custom) {
     a = o->custom;
     st = mg_algo_check(a, &pb, &ps, err);
+    if (st == MG_OK && sync_auto) st = price(a, &pb, &ps, &c_rounds, err);
   } else {
-    st = choose_algorithm(aspec, &pb, &a, &ps, err);
+    st = choose_algorithm(aspec, &pb, &a, &ps, sync_auto ? &c_rounds : NULL, err);
+  }
+  if (st == MG_OK && sync_auto) {
+    /* sync=auto: the clock whose model time is less, the algorithm chosen
+     * (if auto) under each; a tie keeps the rounds */
+    mg_problem_spec pa = pb;
+    pa.model.timing = MG_TIMING_ASYNC;
+    const mg_algo *a2 = a;
+    mg_params ps2 = ps;
+    st = o && o->custom ? price(a2, &pa, &ps2, &c_data, err) : choose_algorithm(aspec, &pa, &a2, &ps2, &c_data, err);
+    if (st == MG_OK && c_data < c_rounds * (1 - 1e-9)) {
+      a = a2, ps = ps2, pb = pa;
+      p->dataflow = 1;
+    }
   }
   uint32_t me = 0;
   for (uint32_t v = 0; v < pb.topo.N; v++)
@@ -299,6 +328,7 @@ static int plan_local(mg_mpi_plan *p, MPI_Comm comm, const mg_mpi_opts *o, mg_er
   }
   if (p->dataflow) {
     p->maxreq = p->rp.nmsgs;
+    free(p->done);
     p->done = malloc(p->maxreq ? p->maxreq : 1);
     if (!p->done) {
       mg_fail(err, MG_ERR_NOMEM, "out of memory for the MPI plan buffers");

@@ -33,7 +33,7 @@ static void usage_to(FILE *f) {
              "       meshgossip-mpi calibrate [--sizes a,b,...] [--reps R] [--json] [-o MODEL_FILE]\n"
              "       meshgossip-mpi bench [--coll allgather|alltoall] [--algo SPEC] [--topo SPEC]\n"
              "                            [-m [MIN:]MAX | --sizes a,b,...] [-i ITERS] [-x WARMUP] [-f] [--json]\n"
-             "                            [--sync rounds|data]\n"
+             "                            [--sync rounds|data|auto]\n"
              "examples:\n"
              "  mpirun -np 4 meshgossip-mpi run --algo torgos --topo torus:27x27 --r 8\n"
              "  mpirun -np 9 meshgossip-mpi calibrate --sizes 1024,16384,65536\n"

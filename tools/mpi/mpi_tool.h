@@ -10,7 +10,7 @@
 
 typedef struct args {
   const char *cmd, *algo, *topo;
-  const char *sync; /* bench --sync rounds|data (mg_mpi_opts.sync) */
+  const char *sync; /* bench --sync rounds|data|auto (mg_mpi_opts.sync) */
   const char *out;  /* calibrate -o FILE: the fitted model file */
   long sizes[MAX_SIZES];
   int nsizes, reps, json;
