@@ -13,7 +13,7 @@ root=$(cd "$here/../.." && pwd)
 out=${1:-$here/out}
 mkdir -p "$out"
 base=mpi-allgather-rd,mpi-allgather-bruck,dimwise,dimwise-colored,torgos
-algos8=${ALGOS8:-torus-tiling,torus-tiling:split=1,torus-tiling:spread=1,torus-doubling,torus-quadrupling,torus-doubling:ports=4,greedy-links,multiring,$base,cubgos}
+algos8=${ALGOS8:-torus-swing,torus-tiling,torus-tiling:split=1,torus-tiling:spread=1,torus-doubling,torus-quadrupling,torus-doubling:ports=4,greedy-links,multiring,$base,cubgos}
 algos9=${ALGOS9:-torus-doubling,torus-doubling:ports=4,greedy-links,multiring,$base,cubgos,dimwise-colored:phases=2-1,dimwise-colored:phases=2-1+order=axis}
 . "$here/smpi_bins.sh"
 cp "$PARAGON_BIN" "$out/paragon"

@@ -1,6 +1,6 @@
 /* Per-size algorithm specs (spec_size.h): "SPEC<=BYTES;...;SPEC". On the
  * SMPI Paragon torus the best schedule changes with the block size
- * (docs/allgather.md: torus-doubling up to 1 KiB, torus-tiling from 4 KiB,
+ * (docs/allgather.md: torus-swing up to 1 KiB, torus-tiling from 4 KiB,
  * dimwise-colored at 64 KiB), and the model `auto` ranks by lacks SimGrid's
  * crosstraffic, so the executor and the interposer take the table given. */
 #include "spec_size.h"
