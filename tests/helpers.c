@@ -1,6 +1,7 @@
 /* Test helpers (see helpers.h). */
 #include "helpers.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,6 +42,30 @@ double th_cost(const char *algo_spec, const mg_problem_spec *pb) {
   double c = rep.cost;
   mg_report_free(&rep);
   return c;
+}
+
+void th_closed_form_matches(const char *algo, mg_problem problem, const char *const *shapes, size_t nshapes,
+                            const char *const *models, size_t nmodels, double bytes) {
+  const mg_algo *a = mg_algo_find(algo);
+  assert_non_null(a);
+  for (size_t s = 0; s < nshapes; s++)
+    for (size_t m = 0; m < nmodels; m++) {
+      mg_problem_spec pb = th_problem(problem, shapes[s], models[m], bytes);
+      double cf;
+      assert_int_equal(a->closed_form(&pb, NULL, &cf, NULL), MG_OK);
+      double sim = th_cost(algo, &pb);
+      if (fabs(sim - cf) > 1e-9 * cf)
+        fail_msg("%s on %s [%s]: simulated %.12g, closed form %.12g", algo, shapes[s], models[m], sim, cf);
+    }
+}
+
+long long th_swing_rho(int j, uint32_t n) {
+  long long p = 1;
+  for (int e = 0; e <= j; e++)
+    p *= -2;
+  long long rho = (1 - p) / 3;
+  if (rho < 0) rho = -rho;
+  return 2 * rho > (long long)n ? (long long)n - rho : rho;
 }
 
 void th_sched_init(th_sched *s, mg_problem problem, const char *topo, const char *model, uint32_t pieces) {

@@ -19,6 +19,13 @@ mg_problem_spec th_paper(mg_problem problem, const char *topo, double r);
 mg_status th_run(const char *algo_spec, const mg_problem_spec *pb, mg_report *rep);
 /* Runs and asserts verified; returns the cost. */
 double th_cost(const char *algo_spec, const mg_problem_spec *pb);
+/* Asserts algo's closed form equals its simulated cost (relative 1e-9)
+ * on every shape x model, at `bytes`. */
+void th_closed_form_matches(const char *algo, mg_problem problem, const char *const *shapes, size_t nshapes,
+                            const char *const *models, size_t nmodels, double bytes);
+/* |rho_j| of Swing (De Sensi et al., NSDI 2024): (1 - (-2)^(j+1)) / 3 in
+ * absolute value, reduced to the shorter way round a ring of n. */
+long long th_swing_rho(int j, uint32_t n);
 /* Feeds hand-made rounds to a fresh simulator; returns the final status. */
 typedef struct th_sched {
   mg_schedule_info info;

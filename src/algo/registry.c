@@ -41,6 +41,7 @@ static const mg_algo *const registry[] = {
     &mg_algo_exchange_lines,
     &mg_algo_exchange_allport,
     &mg_algo_exchange_relay,
+    &mg_algo_exchange_swing,
 };
 
 size_t mg_algo_count(void) { return sizeof registry / sizeof registry[0]; }
