@@ -11,7 +11,15 @@
  * exchange-swing: log2 N steps, every message N/2 blocks (recounted from
  * the report: k N transfers moving k N (N/2) blocks, the largest message
  * N/2 in every round); contention-free on the same tori, so the cost is
- * k (N/2) b tl; on rings Swing's loads per step; closed form; refusals. */
+ * k (N/2) b tl; on rings Swing's loads per step; closed form; refusals.
+ *
+ * merge=m (both): m steps per round, a node sending straight to the
+ * 2^m - 1 nodes the steps would carry its data to. Recounted: transfers
+ * N (2^m - 1) per round, every gossip block delivered once (N (N - 1)
+ * moved), exchange messages of N/2^m blocks; all steps merged is the
+ * direct algorithm (same cost and transfers as mpi-*-direct); on 8x8 with
+ * Swing's product plan the arc loads are counted by hand; bad values
+ * refused. */
 #include "helpers.h"
 
 #include <math.h>
@@ -168,12 +176,123 @@ static void exchange_refusals(void **state) {
   assert_int_equal(th_run("exchange-swing", &pb, &rep), MG_ERR_UNSUPPORTED);
 }
 
+/* Rounds of merge m after skip single steps of k, as swing_plan.c makes
+ * them; sizes[r] = steps in round r. */
+static int merged_rounds(int k, int m, int skip, int *sizes) {
+  int r = 0;
+  for (int s = 0; s < k; r++) {
+    int n = s < skip ? 1 : m;
+    if (s + n > k) n = k - s;
+    sizes[r] = n;
+    s += n;
+  }
+  return r;
+}
+
+static void merged_recount(void **state) {
+  (void)state;
+  static const char *const shapes[] = {"torus:8x8", "torus:4x4x4", "torus:2x4", "ring:32", "torus:4x8"};
+  static const char *const specs[] = {
+      "merge=2", "merge=3", "merge=2,skip=1", "merge=3,skip=2,product=1", "merge=4,product=1", "merge=2,product=1"};
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+    for (size_t q = 0; q < sizeof specs / sizeof specs[0]; q++)
+      for (int x = 0; x < 2; x++) {
+        char spec[96];
+        snprintf(spec, sizeof spec, "%s:%s", x ? "exchange-swing" : "torus-swing", specs[q]);
+        mg_problem_spec pb =
+            th_problem(x ? MG_EXCHANGE : MG_GOSSIP, shapes[s], "contention=shared,ts=1,td=0,tl=1", 1.0);
+        uint32_t N = pb.topo.N;
+        int m = specs[q][6] - '0', skip = strstr(specs[q], "skip=") ? strstr(specs[q], "skip=")[5] - '0' : 0;
+        int sizes[32], rounds = merged_rounds(log2u(N), m, skip, sizes);
+        uint64_t transfers = 0;
+        double blocks = 0;
+        for (int r = 0; r < rounds; r++) {
+          uint32_t g = 1u << sizes[r];
+          transfers += (uint64_t)N * (g - 1);
+          blocks += (double)N * (g - 1) * (N / g); /* exchange: N/2^m blocks a message */
+        }
+        if (!x) blocks = (double)N * (N - 1); /* gossip: each block reaches each node once */
+        mg_report rep;
+        assert_int_equal(th_run(spec, &pb, &rep), MG_OK);
+        if (!rep.verified || rep.rounds != rounds || rep.transfers != transfers || rep.bytes_moved != blocks)
+          fail_msg("%s on %s: verified %d, %d rounds (want %d), %llu transfers (want %llu), %g blocks (want %g)", spec,
+                   shapes[s], rep.verified, (int)rep.rounds, rounds, (unsigned long long)rep.transfers,
+                   (unsigned long long)transfers, rep.bytes_moved, blocks);
+        mg_report_free(&rep);
+      }
+}
+
+/* All log2 N steps in one round: every node sends to every other node
+ * what it is for, once: the direct algorithms. */
+static void merged_all_is_direct(void **state) {
+  (void)state;
+  static const char *const models[] = {"contention=shared,ts=0,td=0,tl=1,routes=simgrid",
+                                       "contention=shared,ts=2,td=0.5,tl=1", "contention=fair,ts=1,td=0,tl=1"};
+  for (uint32_t n = 4; n <= 16; n *= 2)
+    for (size_t md = 0; md < sizeof models / sizeof models[0]; md++)
+      for (int x = 0; x < 2; x++) {
+        char topo[32], spec[64];
+        snprintf(topo, sizeof topo, "ring:%u", n);
+        snprintf(spec, sizeof spec, "%s:merge=%d", x ? "exchange-swing" : "torus-swing", log2u(n));
+        mg_problem_spec pb = th_problem(x ? MG_EXCHANGE : MG_GOSSIP, topo, models[md], 1.0);
+        double got = th_cost(spec, &pb), want = th_cost(x ? "mpi-alltoall-direct" : "mpi-allgather-direct", &pb);
+        if (got != want) fail_msg("%s on %s [%s]: %g, the direct algorithm %g", spec, topo, models[md], got, want);
+      }
+}
+
+/* torus:8x8, Swing's product plan (x and y by |rho| = 3, 1, 1), merge=2:
+ * one round per distance, each node sending to its x partner, its y
+ * partner and the diagonal one (x first on SimGrid's routes). The axis
+ * rule sends the even coordinates one way and the odd ones the other, so
+ * an arc of a distance-3 round carries 2 direct messages and 2 diagonal
+ * ones, of a distance-1 round 1 and 1. Exchange: 16 blocks a message,
+ * 4 x 16 + 2 x 16 + 2 x 16 = 128. Gossip: all held, 1, 4, 16 blocks:
+ * 4 x 1 + 2 x 4 + 2 x 16 = 44. */
+static void merged_product_by_hand(void **state) {
+  (void)state;
+  mg_problem_spec pb = th_problem(MG_EXCHANGE, "torus:8x8", "contention=shared,ts=0,td=0,tl=1,routes=simgrid", 1.0);
+  assert_true(th_cost("exchange-swing:merge=2,product=1", &pb) == 128);
+  pb = th_problem(MG_GOSSIP, "torus:8x8", "contention=shared,ts=0,td=0,tl=1,routes=simgrid", 1.0);
+  assert_true(th_cost("torus-swing:merge=2,product=1", &pb) == 44);
+  /* the product plan unmerged: Swing's loads 2, 2, 1, 1, 1, 1 on 1, 2, .. 32 blocks */
+  assert_true(th_cost("torus-swing:product=1", &pb) == 66);
+}
+
+static void merged_refusals(void **state) {
+  (void)state;
+  static const char *const bad[] = {"merge=0", "merge=5", "skip=-1", "product=2", "merge=x"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    for (int x = 0; x < 2; x++) {
+      char spec[64];
+      snprintf(spec, sizeof spec, "%s:%s", x ? "exchange-swing" : "torus-swing", bad[i]);
+      mg_problem_spec pb =
+          th_problem(x ? MG_EXCHANGE : MG_GOSSIP, "torus:8x8", "contention=shared,ts=1,td=0,tl=1", 1.0);
+      mg_report rep;
+      if (th_run(spec, &pb, &rep) != MG_ERR_INVALID) fail_msg("%s: not refused as invalid", spec);
+    }
+  /* merged rounds have no closed form; merge=1 on the product plan has */
+  const mg_algo *a = mg_algo_find("exchange-swing");
+  mg_params ps;
+  mg_err err;
+  memset(&ps, 0, sizeof ps);
+  assert_int_equal(mg_params_set_int(&ps, "merge", 2, &err), MG_OK);
+  mg_problem_spec pb = th_problem(MG_EXCHANGE, "torus:8x8", "contention=shared,ts=1,td=0,tl=1", 1.0);
+  double cf;
+  assert_int_equal(a->closed_form(&pb, &ps, &cf, &err), MG_ERR_UNSUPPORTED);
+  memset(&ps, 0, sizeof ps);
+  assert_int_equal(mg_params_set_int(&ps, "product", 1, &err), MG_OK);
+  assert_int_equal(a->closed_form(&pb, &ps, &cf, &err), MG_OK);
+  assert_true(cf == th_cost("exchange-swing:product=1", &pb));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(gossip_contention_free), cmocka_unit_test(gossip_ring_is_swing),
       cmocka_unit_test(gossip_product),         cmocka_unit_test(gossip_closed_form),
       cmocka_unit_test(gossip_refusals),        cmocka_unit_test(exchange_contention_free),
       cmocka_unit_test(exchange_ring),          cmocka_unit_test(exchange_closed_form),
-      cmocka_unit_test(exchange_refusals)};
+      cmocka_unit_test(exchange_refusals),      cmocka_unit_test(merged_recount),
+      cmocka_unit_test(merged_all_is_direct),   cmocka_unit_test(merged_product_by_hand),
+      cmocka_unit_test(merged_refusals)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -228,14 +228,34 @@ static int score(const mg_topo *t, mg_swing *pl, uint32_t *cnt, unsigned char *i
   return nmem == t->N;
 }
 
-mg_status mg_swing_plan(const mg_topo *t, mg_swing *pl, mg_err *err) {
+/* The search is a pure function of the shape and takes about a second on
+ * 16x16, and tune and auto ask for it once per candidate: each thread
+ * keeps the last plan searched. */
+static _Thread_local struct {
+  int valid;
+  mg_topo_kind kind;
+  int d;
+  uint32_t n[MG_MAX_DIMS];
+  mg_swing pl;
+} sw_last;
+
+static int sw_last_is(const mg_topo *t) {
+  return sw_last.valid && sw_last.kind == t->kind && sw_last.d == t->d &&
+         !memcmp(sw_last.n, t->n, sizeof(uint32_t) * (size_t)t->d);
+}
+
+mg_status mg_swing_plan(const mg_topo *t, int product, mg_swing *pl, mg_err *err) {
+  if (!product && sw_last_is(t)) {
+    *pl = sw_last.pl;
+    return MG_OK;
+  }
   mg_status st = MG_OK;
   uint32_t N = t->N;
   uint32_t *cnt = mg_calloc(mg_topo_arc_slots(t), sizeof(uint32_t));
   unsigned char *in = mg_calloc(N, 1);
   uint32_t *mem = mg_calloc(N, sizeof(uint32_t));
   uint32_t *xs = mg_calloc((uint64_t)N * MG_MAX_DIMS, sizeof(uint32_t));
-  int searching = N <= SW_SEARCH_NODES;
+  int searching = !product && N <= SW_SEARCH_NODES;
   sw_cand_key *keys = searching ? mg_calloc(N, sizeof *keys) : NULL;
   int32_t(*cand)[MG_MAX_DIMS] = searching ? mg_calloc(N, sizeof *cand) : NULL;
   uint32_t *cload = searching ? mg_calloc(N, sizeof(uint32_t)) : NULL;
@@ -289,6 +309,13 @@ out:
   free(keys);
   free(cand);
   free(cload);
+  if (st == MG_OK && !product) {
+    sw_last.valid = 1;
+    sw_last.kind = t->kind;
+    sw_last.d = t->d;
+    memcpy(sw_last.n, t->n, sizeof(uint32_t) * (size_t)t->d);
+    sw_last.pl = *pl;
+  }
   return st;
 }
 
@@ -338,13 +365,18 @@ int mg_swing_informs(const mg_topo *t, const mg_swing *pl, const unsigned char *
   return reach[(uint64_t)s * t->N + mg_topo_id(t, y)];
 }
 
-mg_status mg_swing_price(const mg_problem_spec *pb, const char *algo, double *cost, mg_err *err) {
+mg_status mg_swing_price(const mg_problem_spec *pb, const mg_params *ps, const char *algo, double *cost, mg_err *err) {
   mg_swing pl;
   uint32_t load[MG_SWING_MAX_STEPS];
+  int64_t merge, product;
   const mg_model *m = &pb->model;
   if (m->contention != MG_CONT_SHARED || m->switching == MG_SW_SAF)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "%s: closed form under contention=shared only", algo);
-  mg_status st = mg_swing_plan(&pb->topo, &pl, err);
+  mg_status st = mg_param_int(ps, "merge", 1, 1, MG_SWING_MAX_MERGE, &merge, err);
+  /* merged rounds mix messages of several lengths on an arc: simulated only */
+  if (st == MG_OK && merge > 1) return mg_fail(err, MG_ERR_UNSUPPORTED, "%s: closed form for merge=1 only", algo);
+  if (st == MG_OK) st = mg_param_int(ps, "product", 0, 0, 1, &product, err);
+  if (st == MG_OK) st = mg_swing_plan(&pb->topo, (int)product, &pl, err);
   if (st == MG_OK) st = mg_swing_route_loads(&pb->topo, m->routes, &pl, load, err);
   if (st != MG_OK) return st;
   double c = 0;
@@ -353,5 +385,60 @@ mg_status mg_swing_price(const mg_problem_spec *pb, const char *algo, double *co
     c += m->ts + mg_swing_len(&pb->topo, &pl, s) * m->td + (double)load[s] * blocks * pb->bytes * m->tl;
   }
   *cost = c;
+  return MG_OK;
+}
+
+mg_status mg_swing_setup(const mg_topo *t, const mg_params *ps, mg_swing *pl, int *bound, int *rounds, mg_err *err) {
+  int64_t merge, skip, product;
+  mg_status st = mg_param_int(ps, "merge", 1, 1, MG_SWING_MAX_MERGE, &merge, err);
+  if (st == MG_OK) st = mg_param_int(ps, "skip", 0, 0, MG_SWING_MAX_STEPS, &skip, err);
+  if (st == MG_OK) st = mg_param_int(ps, "product", 0, 0, 1, &product, err);
+  if (st != MG_OK || !t) return st;
+  st = mg_swing_plan(t, (int)product, pl, err);
+  if (st != MG_OK) return st;
+  int k = pl->k;
+  int r = 0, s = 0;
+  bound[0] = 0;
+  while (s < k) {
+    s += s < skip ? 1 : (int)merge;
+    if (s > k) s = k;
+    bound[++r] = s;
+  }
+  *rounds = r;
+  return MG_OK;
+}
+
+uint32_t mg_swing_group(const mg_topo *t, const mg_swing *pl, int s0, int s1, uint32_t v, uint32_t *members) {
+  uint32_t n = 1;
+  members[0] = v;
+  for (int s = s0; s < s1; s++)
+    for (uint32_t i = 0, m = n; i < m; i++)
+      members[n++] = mg_swing_partner(t, pl, s, members[i]);
+  return n;
+}
+
+uint32_t mg_swing_carry(const mg_topo *t, const mg_swing *pl, const unsigned char *reach, int s0, int s1, uint32_t v,
+                        uint32_t w) {
+  for (int s = s0; s < s1; s++) {
+    uint32_t p = mg_swing_partner(t, pl, s, v);
+    if (mg_swing_informs(t, pl, reach, s, p, w)) v = p;
+  }
+  return v;
+}
+
+mg_status mg_swing_candidates(const mg_problem_spec *pb, mg_status (*visit)(void *arg, const mg_params *ps), void *arg,
+                              mg_err *err) {
+  for (int product = 0; product <= 1; product++)
+    for (int merge = 1; merge <= 3; merge++)
+      for (int skip = 0; skip <= (merge == 1 ? 0 : 2); skip++) {
+        mg_params ps;
+        memset(&ps, 0, sizeof ps);
+        mg_status st = mg_params_set_int(&ps, "merge", merge, err);
+        if (st == MG_OK && product) st = mg_params_set_int(&ps, "product", 1, err);
+        if (st == MG_OK && skip) st = mg_params_set_int(&ps, "skip", skip, err);
+        if (st == MG_OK) st = visit(arg, &ps);
+        if (st != MG_OK) return st;
+      }
+  (void)pb;
   return MG_OK;
 }
