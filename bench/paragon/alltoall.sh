@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
 # The complete-exchange schedules of issue 16 on the SMPI Paragon platform
-# (docs/alltoall.md): ours (ALGOS, default exchange-allport and
-# exchange-lines, with mpi-alltoall-direct for reference) and SMPI's
-# basic_linear MPI_Alltoall (the best built-in from 16 KiB on, results.csv)
-# on torus:8x8 at 256 B .. 64 KiB, and on torus:9x9 and torus:4x4x4 at
-# SIZES_OTHER (default 32 KiB); one smpirun at a time (SMPI is CPU-heavy).
+# (docs/alltoall.md): ours (ALGOS, default exchange-allport,
+# exchange-lines, exchange-swing unmerged and merged, exchange-ternary, with
+# mpi-alltoall-direct and mpi-alltoall-bruck for reference; an algorithm a
+# shape refuses gives no row) and SMPI's basic_linear MPI_Alltoall (the
+# best built-in from 16 KiB on, results.csv) on torus:8x8 at 256 B .. 64
+# KiB, and on torus:9x9 and torus:4x4x4 at SIZES_OTHER (default the same);
+# one smpirun at a time (SMPI is CPU-heavy).
 # usage: bench/paragon/alltoall.sh [OUTDIR]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 out=${1:-$here/out}
 mkdir -p "$out"
-algos=${ALGOS:-exchange-allport,exchange-lines,mpi-alltoall-direct}
+algos=${ALGOS:-exchange-allport,exchange-lines,exchange-swing,exchange-swing:merge=2+product=1,exchange-ternary,mpi-alltoall-direct,mpi-alltoall-bruck}
 sizes8=${SIZES8:-256,1024,4096,16384,32768,65536}
-sizes_other=${SIZES_OTHER:-32768}
+sizes_other=${SIZES_OTHER:-$sizes8}
 . "$here/smpi_bins.sh"
 cp "$PARAGON_BIN" "$out/paragon"
 cfg=(--cfg=smpi/simulate-computation:no "--cfg=smpi/os:0:0:0;1:0.00025:0" "--cfg=smpi/ois:0:0:0;1:0.00025:0"

@@ -42,6 +42,7 @@ static const mg_algo *const registry[] = {
     &mg_algo_exchange_allport,
     &mg_algo_exchange_relay,
     &mg_algo_exchange_swing,
+    &mg_algo_exchange_ternary,
 };
 
 size_t mg_algo_count(void) { return sizeof registry / sizeof registry[0]; }
