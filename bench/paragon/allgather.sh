@@ -13,7 +13,7 @@ root=$(cd "$here/../.." && pwd)
 out=${1:-$here/out}
 mkdir -p "$out"
 base=mpi-allgather-rd,mpi-allgather-bruck,dimwise,dimwise-colored,torgos
-algos8=${ALGOS8:-torus-swing,torus-tiling,torus-tiling:split=1,torus-tiling:spread=1,torus-doubling,torus-quadrupling,torus-doubling:ports=4,greedy-links,multiring,$base,cubgos}
+algos8=${ALGOS8:-torus-swing,torus-swing:merge=2+product=1+skip=2,torus-swing:merge=2+product=1,torus-tiling,torus-tiling:split=1,torus-tiling:spread=1,torus-doubling,torus-quadrupling,torus-doubling:ports=4,greedy-links,multiring,$base,cubgos}
 algos9=${ALGOS9:-torus-doubling,torus-doubling:ports=4,greedy-links,multiring,$base,cubgos,dimwise-colored:phases=2-1,dimwise-colored:phases=2-1+order=axis}
 . "$here/smpi_bins.sh"
 cp "$PARAGON_BIN" "$out/paragon"
@@ -40,11 +40,11 @@ awk -F, '
   NR > 1 { c = $2 "/" $3; if ($6 != $2) $5 = $5 "@" substr($6, 1, index($6, ":") - 1); if ($4 == "ours-data") $5 = $5 "+data"; t[$5, c] = sprintf($9 == 1 ? "%.3f" : "%.3fx", $7 * 1e3)
            if (!($5 in seen)) { seen[$5] = 1; order[++n] = $5 }
            if ($9 == 1 && (!(c in best) || $7 < best[c])) { best[c] = $7; who[c] = $5 } }
-  END { printf "%-28s", "ms"; for (i = 1; i <= 7; i++) printf " %15s", cols[i]; print ""
-        for (k = 1; k <= n; k++) { printf "%-28s", order[k]
+  END { printf "%-44s", "ms"; for (i = 1; i <= 7; i++) printf " %15s", cols[i]; print ""
+        for (k = 1; k <= n; k++) { printf "%-44s", order[k]
           for (i = 1; i <= 7; i++) printf " %15s", ((order[k], cols[i]) in t) ? t[order[k], cols[i]] : "-"; print "" }
-        printf "%-28s", "best"; for (i = 1; i <= 7; i++) printf " %15.3f", best[cols[i]] * 1e3; print ""
-        printf "%-28s", "target"; for (i = 1; i <= 7; i++) printf " %15s", tgt[i]; print ""
-        printf "%-28s", "met"; for (i = 1; i <= 7; i++) printf " %15s", (best[cols[i]] * 1e3 <= tgt[i] ? "yes" : "no"); print "" }
+        printf "%-44s", "best"; for (i = 1; i <= 7; i++) printf " %15.3f", best[cols[i]] * 1e3; print ""
+        printf "%-44s", "target"; for (i = 1; i <= 7; i++) printf " %15s", tgt[i]; print ""
+        printf "%-44s", "met"; for (i = 1; i <= 7; i++) printf " %15s", (best[cols[i]] * 1e3 <= tgt[i] ? "yes" : "no"); print "" }
 ' "$out/allgather.csv" | tee "$out/allgather.txt"
 echo "wrote $out/allgather.csv, $out/allgather.txt"

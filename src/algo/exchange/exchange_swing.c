@@ -36,8 +36,9 @@
  * circuit, contention=shared, merge=1):
  *   sum_s ts + |g_s|_1 td + load(g_s) (N/2) b tl;
  * merged rounds are priced by the simulator only.
- * Restrictions: as torus-swing (tori and rings, every side a power of
- * two, up to 16384 nodes); shared arcs. Rounding: none.
+ * Restrictions: as torus-swing (tori, rings, meshes and lines, every side
+ * a power of two, up to 16384 nodes; a mesh runs its torus twin's pairs,
+ * the wrapping ones the long way); shared arcs. Rounding: none.
  */
 #include "../gossip/swing_plan.h"
 
@@ -135,7 +136,8 @@ const mg_algo mg_algo_exchange_swing = {
     .summary = "log2 N steps of N/2 blocks on torus-swing's reflected pairs (store and forward, as Bruck's); "
                "merge=m: radix 2^m",
     .paper = "after Bruck et al. (TPDS 1997) and Swing (De Sensi et al., NSDI 2024)",
-    .restrictions = "tori and rings up to 16384 nodes, every side a power of two; shared arcs",
+    .restrictions = "tori, rings, meshes and lines up to 16384 nodes, every side a power of two (meshes: the wrapping "
+                    "pairs the long way); shared arcs",
     .rounding = "none",
     .params = xs_params,
     .needs_shared = 1,

@@ -20,8 +20,11 @@
 static int pow2(uint64_t x) { return x && !(x & (x - 1)); }
 
 mg_status mg_swing_check_topo(const mg_topo *t, const char *algo, mg_err *err) {
-  if (t->kind != MG_TOPO_GRID || !mg_topo_is_torus(t))
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "%s needs a torus or ring (it pairs by reflection)", algo);
+  int wraps = 0;
+  for (int i = 0; i < t->d; i++)
+    wraps += t->wrap[i] != 0;
+  if (t->kind != MG_TOPO_GRID || (wraps && wraps != t->d))
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "%s needs a torus, ring, mesh or line (it pairs by reflection)", algo);
   for (int i = 0; i < t->d; i++)
     if (!pow2(t->n[i]) || t->n[i] < 2)
       return mg_fail(err, MG_ERR_UNSUPPORTED, "%s needs every side a power of two (side %u)", algo, t->n[i]);
@@ -244,7 +247,13 @@ static int sw_last_is(const mg_topo *t) {
          !memcmp(sw_last.n, t->n, sizeof(uint32_t) * (size_t)t->d);
 }
 
-mg_status mg_swing_plan(const mg_topo *t, int product, mg_swing *pl, mg_err *err) {
+mg_status mg_swing_plan(const mg_topo *mesh_or_torus, int product, mg_swing *pl, mg_err *err) {
+  /* a mesh takes its torus twin's plan: the same pairs, those that wrap on
+   * the torus routed the long way round */
+  mg_topo twin = *mesh_or_torus;
+  for (int i = 0; i < twin.d; i++)
+    twin.wrap[i] = 1;
+  const mg_topo *t = &twin;
   if (!product && sw_last_is(t)) {
     *pl = sw_last.pl;
     return MG_OK;
@@ -375,6 +384,9 @@ mg_status mg_swing_price(const mg_problem_spec *pb, const mg_params *ps, const c
   mg_status st = mg_param_int(ps, "merge", 1, 1, MG_SWING_MAX_MERGE, &merge, err);
   /* merged rounds mix messages of several lengths on an arc: simulated only */
   if (st == MG_OK && merge > 1) return mg_fail(err, MG_ERR_UNSUPPORTED, "%s: closed form for merge=1 only", algo);
+  if (st == MG_OK && !mg_topo_is_torus(&pb->topo))
+    return mg_fail(err, MG_ERR_UNSUPPORTED,
+                   "%s: closed form on tori and rings only (a mesh's long ways round share arcs)", algo);
   if (st == MG_OK) st = mg_param_int(ps, "product", 0, 0, 1, &product, err);
   if (st == MG_OK) st = mg_swing_plan(&pb->topo, (int)product, &pl, err);
   if (st == MG_OK) st = mg_swing_route_loads(&pb->topo, m->routes, &pl, load, err);

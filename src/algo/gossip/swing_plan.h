@@ -18,8 +18,9 @@ typedef struct mg_swing {
   uint64_t weight;                   /* sum_s load_s 2^s */
 } mg_swing;
 
-/* Refuses (one line, naming algo) all but tori and rings with every side a
- * power of two and at most MG_SWING_MAX_NODES nodes. */
+/* Refuses (one line, naming algo) all but tori, rings, meshes and lines
+ * with every side a power of two and at most MG_SWING_MAX_NODES nodes
+ * (a mesh is planned as its torus twin). */
 mg_status mg_swing_check_topo(const mg_topo *t, const char *algo, mg_err *err);
 /* The plan of least weight found (deterministic); product: Swing's own
  * per-dimension sequences, interleaved, without the search. */
