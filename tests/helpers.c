@@ -46,13 +46,15 @@ double th_cost(const char *algo_spec, const mg_problem_spec *pb) {
 
 void th_closed_form_matches(const char *algo, mg_problem problem, const char *const *shapes, size_t nshapes,
                             const char *const *models, size_t nmodels, double bytes) {
-  const mg_algo *a = mg_algo_find(algo);
-  assert_non_null(a);
+  const mg_algo *a;
+  mg_params ps;
+  mg_err err = {{0}};
+  if (mg_algo_lookup(algo, &a, &ps, &err) != MG_OK) fail_msg("algorithm %s: %s", algo, err.msg);
   for (size_t s = 0; s < nshapes; s++)
     for (size_t m = 0; m < nmodels; m++) {
       mg_problem_spec pb = th_problem(problem, shapes[s], models[m], bytes);
       double cf;
-      assert_int_equal(a->closed_form(&pb, NULL, &cf, NULL), MG_OK);
+      assert_int_equal(a->closed_form(&pb, &ps, &cf, NULL), MG_OK);
       double sim = th_cost(algo, &pb);
       if (fabs(sim - cf) > 1e-9 * cf)
         fail_msg("%s on %s [%s]: simulated %.12g, closed form %.12g", algo, shapes[s], models[m], sim, cf);

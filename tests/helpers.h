@@ -20,7 +20,7 @@ mg_status th_run(const char *algo_spec, const mg_problem_spec *pb, mg_report *re
 /* Runs and asserts verified; returns the cost. */
 double th_cost(const char *algo_spec, const mg_problem_spec *pb);
 /* Asserts algo's closed form equals its simulated cost (relative 1e-9)
- * on every shape x model, at `bytes`. */
+ * on every shape x model, at `bytes`; algo is "name[:k=v,..]". */
 void th_closed_form_matches(const char *algo, mg_problem problem, const char *const *shapes, size_t nshapes,
                             const char *const *models, size_t nmodels, double bytes);
 /* |rho_j| of Swing (De Sensi et al., NSDI 2024): (1 - (-2)^(j+1)) / 3 in

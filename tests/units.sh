@@ -3,7 +3,8 @@
 # model, always after the value so that `awk '/^cost/ {print $2}'` and the
 # sed of bench/alltoall_bisection.sh still read the number. Figures: torgos
 # on torus:9x9 with r = 10 takes 5 rounds (50 t'_l of start-ups) and costs
-# 83.5 t'_l; the lower bound is 3 start-ups, 30 t'_l.
+# 83.5 t'_l; the lower bound is 3 start-ups, 30 t'_l. compare (shared
+# arcs) ranks torus-ternary:split=2 first: 4 rounds and 24 units, 64 t'_l.
 # usage: units.sh CLI
 set -u
 cli=$1
@@ -19,7 +20,8 @@ printf '%s\n' "$run" | grep -q '^cost           [0-9.e-]* s (start-up ' || fail 
 cmp=$("$cli" compare --problem gossip --topo torus:9x9 --r 10) || fail "compare exit $?"
 printf '%s\n' "$cmp" | grep -qx "lower bound 30 t'_l" || fail "compare bound: $cmp"
 printf '%s\n' "$cmp" | grep -qE "^ +algorithm +cost \(t'_l\) +rounds +ratio +params$" || fail "compare header: $cmp"
-printf '%s\n' "$cmp" | grep -qE '^best torgos +83.5 +5 +2.783 ' || fail "compare row: $cmp"
+printf '%s\n' "$cmp" | grep -qE '^best torus-ternary +64 +4 +2.133 +split=2$' || fail "compare best row: $cmp"
+printf '%s\n' "$cmp" | grep -qE '^ +torgos +83.5 +5 +2.783 ' || fail "compare row: $cmp"
 cmp=$("$cli" compare --problem gossip --topo torus:9x9) || fail "compare exit $?"
 printf '%s\n' "$cmp" | grep -qE "^ +algorithm +cost \(s\) +rounds" || fail "compare header in s: $cmp"
 tune=$("$cli" tune --algo torgos --topo torus:9x9 --r 10) || fail "tune exit $?"

@@ -27,6 +27,9 @@ set_tests_properties(smpi_paragon_exchange_swing PROPERTIES TIMEOUT 120 LABELS s
 add_test(NAME smpi_paragon_exchange_ternary COMMAND bash ${CMAKE_SOURCE_DIR}/bench/paragon/smpi_exchange_ternary.sh
          ${CMAKE_BINARY_DIR}/paragon_smpi)
 set_tests_properties(smpi_paragon_exchange_ternary PROPERTIES TIMEOUT 120 LABELS smpi)
+add_test(NAME smpi_paragon_ternary COMMAND bash ${CMAKE_SOURCE_DIR}/bench/paragon/smpi_ternary.sh
+         ${CMAKE_BINARY_DIR}/paragon_smpi)
+set_tests_properties(smpi_paragon_ternary PROPERTIES TIMEOUT 180 LABELS smpi)
 
 # meshgossip-mpi compiled with smpicc: `smpirun ... meshgossip-mpi-smpi
 # calibrate -o FILE` fits the model on a simulated platform

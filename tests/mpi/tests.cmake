@@ -45,12 +45,12 @@ add_test(NAME mpi_interposed_concentrate9 COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_
 set_tests_properties(mpi_interposed_concentrate9 PROPERTIES ENVIRONMENT "EXPECT=count 3: meshgossip concentrate on ring:9")
 # a topology of the wrong size: every call falls back to PMPI, results stay right
 # auto follows MESHGOSSIP_MODEL (priced under contention=shared): start-ups
-# dear -> concentrate (3 start-ups on a ring of 9 against ring's 4 and
-# mpi-allgather-direct's ceil(8/2); ties with circgos a=3,b=1, concentrate
-# is registered first), bytes dear -> ring (least volume; ties with
-# circgos a=9)
+# dear -> torus-ternary (2 start-ups on a ring of 9, log3 9, Juurlink-Rao-
+# Sibeyn's Lemma 1 bound, against concentrate's 3, ring's 4 and
+# mpi-allgather-direct's ceil(8/2)), bytes dear -> ring (least volume; ties
+# with circgos a=9)
 add_test(NAME mpi_interposed_model_startup COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=ts=1,tl=1e-12)
-set_tests_properties(mpi_interposed_model_startup PROPERTIES ENVIRONMENT "EXPECT=count 4099: meshgossip concentrate on ring:9")
+set_tests_properties(mpi_interposed_model_startup PROPERTIES ENVIRONMENT "EXPECT=count 4099: meshgossip torus-ternary on ring:9")
 add_test(NAME mpi_interposed_model_bytes COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=ts=0,tl=1)
 set_tests_properties(mpi_interposed_model_bytes PROPERTIES ENVIRONMENT "EXPECT=count 4099: meshgossip ring on ring:9")
 # a per-size spec (src/algo/spec_size.c): concentrate up to 100 bytes per rank, ring above
@@ -69,7 +69,7 @@ file(WRITE ${CMAKE_BINARY_DIR}/model_bytes.model "# bytes dear\nts=0\ntl=1\n")
 add_test(NAME mpi_interposed_model_file_startup
          COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=@${CMAKE_BINARY_DIR}/model_startup.model)
 set_tests_properties(mpi_interposed_model_file_startup PROPERTIES TIMEOUT 60 LABELS mpi
-                     ENVIRONMENT "EXPECT=count 4099: meshgossip concentrate on ring:9")
+                     ENVIRONMENT "EXPECT=count 4099: meshgossip torus-ternary on ring:9")
 add_test(NAME mpi_interposed_model_file_bytes
          COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=@${CMAKE_BINARY_DIR}/model_bytes.model)
 set_tests_properties(mpi_interposed_model_file_bytes PROPERTIES TIMEOUT 60 LABELS mpi

@@ -37,11 +37,10 @@
 #define MG_XT_MAX_NODES 59049u /* 3^10: the exchange's N^2 blocks are the simulator's limit long before */
 #define MG_XT_MAX_STEPS (MG_MAX_DIMS * 20)
 
+/* m for a side n = 3^m, else -1 */
 static int levels_of(uint32_t n) {
-  int m = 0;
-  while (n > 1 && n % 3 == 0)
-    n /= 3, m++;
-  return n == 1 ? m : -1;
+  int m;
+  return mg_is_pow(n, 3, &m) ? m : -1;
 }
 
 static mg_status xt_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
