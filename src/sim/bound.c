@@ -48,6 +48,26 @@ static double log_ceil(double N, double base) {
   return t;
 }
 
+/* The fastest a byte can cross an arc, as a multiple of 1/tl: the model's
+ * bandwidth factors (bwf, SimGrid's smpi/bw-factor) can exceed 1 (the
+ * calibrated Paragon model: 1.149 for 5761 .. 9360-byte messages), so the
+ * byte terms divide by the largest; 1 below the smallest threshold. */
+static double max_rate(const mg_model *m) {
+  double f = m->nbwf && m->bwf_at[0] == 0 ? 0 : 1;
+  for (int i = 0; i < m->nbwf; i++)
+    if (m->bwf[i] > f) f = m->bwf[i];
+  return f;
+}
+
+/* Directed arcs of a grid: 2 per node along a wrapping dimension, 2 per
+ * pair of neighbours along an open one. */
+static double arc_count(const mg_topo *t) {
+  double arcs = 0;
+  for (int k = 0; k < t->d; k++)
+    if (t->n[k] > 1) arcs += t->wrap[k] ? 2.0 * t->N : 2.0 * (t->n[k] - 1) * ((double)t->N / t->n[k]);
+  return arcs;
+}
+
 /* Rings and lines (Juurlink, Rao, Sibeyn 1996 section 3). Lemma 1 as printed uses N/deg,
  * which counts the receiving node's own packet: (N-1)/deg (the
  * "bandwidth" term above) is the valid form, the printed one is shown for
@@ -123,6 +143,36 @@ static void overhead_bound(const mg_problem_spec *pb, mg_bound *b) {
   add(b, "overheads", s * m->o + m->ts + m->orecv, "LogP (Culler et al.): o per message", 1, note);
 }
 
+/* Overheads and bandwidth together (gossip). Cut time into windows of o:
+ * a node starts at most one send in each (its CPU gives o to each), and a
+ * send started in window k carries only bytes that arrived before it,
+ * i.e. sent in windows before k. So the bytes carried in windows 0..k-1
+ * are at most (2^k - 1) N L (every window at most doubles what the nodes
+ * hold: N L at the start), and the other N (N - 2^k) L of the N (N - 1) L
+ * the nodes must receive leave no earlier than (k+1) o and cross the arcs
+ * after that, each arc at most max_rate/tl bytes a second: T >= (k+1) o +
+ * ts + or + N (N - 2^k) L tl / (arcs max_rate) for every k with 2^k < N.
+ * k = ceil(log2 N) - 1 is the overhead term above with bytes on top; k = 0
+ * the bandwidth term with one o before it. Valid under every clock and
+ * contention rule (a message's wire time is at least its bytes at the
+ * shared arcs' rate after it leaves, docs/models.md). */
+static void overhead_bandwidth_bound(const mg_problem_spec *pb, mg_bound *b) {
+  const mg_model *m = &pb->model;
+  const mg_topo *t = &pb->topo;
+  if (!(m->o > 0) || m->switching == MG_SW_BUS || t->kind != MG_TOPO_GRID || t->N < 2) return;
+  double N = t->N, cap = arc_count(t) * max_rate(m), best = 0;
+  int bestk = 0;
+  if (!(cap > 0)) return;
+  double held = 1;
+  for (int k = 0; held < N; k++, held *= 2) {
+    double v = (k + 1) * m->o + m->ts + m->orecv + N * (N - held) * pb->bytes * m->tl / cap;
+    if (v > best) best = v, bestk = k;
+  }
+  char note[96];
+  snprintf(note, sizeof note, "k = %d: (k+1) o, then N(N-2^k) L over %g arcs", bestk, arc_count(t));
+  add(b, "overheads+bandwidth", best, "LogP windows of o, then the arcs' capacity", 1, note);
+}
+
 static void gossip_bounds(const mg_problem_spec *pb, mg_bound *b) {
   const mg_topo *t = &pb->topo;
   const mg_model *m = &pb->model;
@@ -148,7 +198,8 @@ static void gossip_bounds(const mg_problem_spec *pb, mg_bound *b) {
   int one = m->port == MG_PORT_ONE;
   double in = one ? 1 : dmin;
   snprintf(note, sizeof note, "(N-1)*L bytes over %s", one ? "one receive per round" : "the least in-degree");
-  add(b, "bandwidth", (N - 1) * L / in * m->tl, "Juurlink, Rao, Sibeyn 1996 Lemma 1 (N*l*t_l/deg)", 1, note);
+  add(b, "bandwidth", (N - 1) * L / in * m->tl / max_rate(m), "Juurlink, Rao, Sibeyn 1996 Lemma 1 (N*l*t_l/deg)", 1,
+      note);
   double base = one ? 2.0 : (double)dmax + 1.0;
   double s = log_ceil(N, base);
   snprintf(note, sizeof note, "information grows at most %gx per round", base);
@@ -165,6 +216,7 @@ static void gossip_bounds(const mg_problem_spec *pb, mg_bound *b) {
         "the diameter");
   }
   overhead_bound(pb, b);
+  overhead_bandwidth_bound(pb, b);
   if (t->d == 1 && !one && m->switching != MG_SW_SAF) ring_bounds(pb, b);
   /* Juurlink, Rao, Sibeyn 1996 Corollary 2's "trivial lower bound" d log3 n t_s + n^d/(2d)
    * t'_l, for n^d grids of d >= 2: not valid as a bound. Its start-up term
@@ -197,7 +249,7 @@ static void exchange_bounds(const mg_problem_spec *pb, mg_bound *b) {
     double n = t->n[k], slab = N / n, arcs = t->wrap[k] ? 2 * slab : slab;
     for (uint32_t c = 1; c < t->n[k]; c++) {
       double a = c * slab, rest = N - a;
-      double v = a * rest * B / arcs * m->tl;
+      double v = a * rest * B / arcs * m->tl / max_rate(m);
       if (v > best) best = v, bestk = k;
     }
   }
@@ -205,7 +257,7 @@ static void exchange_bounds(const mg_problem_spec *pb, mg_bound *b) {
   add(b, "bisection", best, "Tseng, Ni, Sheu 1999 Lemma 8, any torus or mesh", 1, note);
   int one = m->port == MG_PORT_ONE;
   double out = one ? 1 : min_in_degree(t);
-  add(b, "injection", (N - 1) * B / out * m->tl, "each node sends N-1 blocks", 1,
+  add(b, "injection", (N - 1) * B / out * m->tl / max_rate(m), "each node sends N-1 blocks", 1,
       one ? "one send per round" : "over the least degree");
   if (one)
     add(b, "startups", log_ceil(N, 2.0) * m->ts, "one-port doubling (log2 N)", 1, "a block must reach N-1 nodes");
