@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The allgather schedules of issue 15 on the SMPI Paragon platform
-# (docs/allgather.md): 8x8 and 9x9 at 256 B .. 64 KiB, only the
+# (docs/allgather.md): torus:8x8, 9x9, 4x4x4 and ring:64 at 256 B .. 64 KiB, only the
 # listed algorithm specs (SMPI is CPU-heavy), one smpirun at a time, each
 # spec under the executor's two clocks: sync=rounds (a round barrier per
 # rank) and sync=data (no barrier: a send goes once its bytes are in; the
-# table's NAME+data rows); then one table: every spec's simulated time per
-# cell, the best, and the issue's targets beside them.
-# usage: bench/paragon/allgather.sh [OUTDIR]   (ALGOS8, ALGOS9 override the specs)
+# table's NAME+data rows); then one table per machine: every spec's
+# simulated time per cell, the best, and the issue's targets beside them.
+# usage: bench/paragon/allgather.sh [OUTDIR]   (ALGOS8, ALGOS9, ALGOS444, ALGOS64 override the specs)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -15,36 +15,50 @@ mkdir -p "$out"
 base=mpi-allgather-rd,mpi-allgather-bruck,dimwise,dimwise-colored,torgos
 algos8=${ALGOS8:-torus-swing,torus-swing:merge=2+product=1+skip=2,torus-swing:merge=2+product=1,torus-tiling,torus-tiling:split=1,torus-tiling:spread=1,torus-doubling,torus-quadrupling,torus-doubling:ports=4,greedy-links,multiring,$base,cubgos}
 algos9=${ALGOS9:-torus-ternary,torus-ternary:split=2,torus-doubling,torus-doubling:ports=4,greedy-links,multiring,$base,cubgos,dimwise-colored:phases=2-1,dimwise-colored:phases=2-1+order=axis}
+algos444=${ALGOS444:-torus-swing,torus-swing:merge=2+product=1+skip=2,torus-swing:merge=2+product=1,torus-doubling,greedy-links,multiring,mpi-allgather-rd,mpi-allgather-bruck,dimwise,dimwise-colored,cubgos}
+algos64=${ALGOS64:-torus-swing,torus-swing:merge=2+skip=2,torus-doubling,circgos,concentrate,ring,multiring,mpi-allgather-rd,mpi-allgather-bruck,mpi-allgather-neighbor,mpi-allgather-ring}
+sizes=256,1024,4096,16384,32768,65536
 . "$here/smpi_bins.sh"
 cp "$PARAGON_BIN" "$out/paragon"
 cfg=(--cfg=smpi/simulate-computation:no "--cfg=smpi/os:0:0:0;1:0.00025:0" "--cfg=smpi/ois:0:0:0;1:0.00025:0"
      --cfg=smpi/send-is-detached-thresh:1048576 --log=root.thres:critical)
 # the calibrated model (meshgossip-mpi calibrate, docs/models.md) as one spec
 model=$(grep -v '^#' "$here/results/calibrated_9x9.model" | paste -sd, -)
-run() { # shape np sizes algos sync
-  smpirun -platform "$here/torus_$1.xml" -hostfile "$here/hosts_$1.txt" -np "$2" "${cfg[@]}" "$out/paragon" \
-    --problem gossip --topo "torus:$1" --sizes "$3" --model "$model" --only ours --ring no --algos "$4" --sync "$5"
+run() { # platform hosts topology ranks algos sync
+  smpirun -platform "$here/$1.xml" -hostfile "$here/$2.txt" -np "$4" "${cfg[@]}" "$out/paragon" \
+    --problem gossip --topo "$3" --sizes "$sizes" --model "$model" --only ours --ring no --algos "$5" --sync "$6"
 }
 {
   echo "problem,topology,bytes,kind,algorithm,run_topology,simulated_s,predicted_s,correct"
   for sync in rounds data; do
-    run 8x8 64 256,1024,4096,16384,32768,65536 "$algos8" $sync | grep -E '^gossip,'
-    run 9x9 81 256,1024,4096,16384,32768,65536 "$algos9" $sync | grep -E '^gossip,'
+    run torus_8x8 hosts_8x8 torus:8x8 64 "$algos8" $sync | grep -E '^gossip,'
+    run torus_9x9 hosts_9x9 torus:9x9 81 "$algos9" $sync | grep -E '^gossip,'
+    run torus_4x4x4 hosts_4x4x4 torus:4x4x4 64 "$algos444" $sync | grep -E '^gossip,'
+    run ring_64 hosts_8x8 ring:64 64 "$algos64" $sync | grep -E '^gossip,'
   done
 } > "$out/allgather.csv"
-# The table: ms per cell (x = wrong bytes), the best per cell, the issue's targets;
-# NAME@ring: a 1D schedule planned on the ring of the ranks in row-major order.
+# One table per machine: ms per cell (x = wrong bytes), the best per cell,
+# issue 15's targets where it sets them (8x8, and 9x9 at 32 KiB).
 awk -F, '
-  BEGIN { nc = split("torus:8x8/256 torus:8x8/1024 torus:8x8/4096 torus:8x8/16384 torus:8x8/32768 torus:8x8/65536 torus:9x9/256 torus:9x9/1024 torus:9x9/4096 torus:9x9/16384 torus:9x9/32768 torus:9x9/65536", cols, " ")
-          split("1.60 1.87 3.00 5.90 8.60 11.8 - - - - 9.00 -", tgt, " ") }
-  NR > 1 { c = $2 "/" $3; if ($6 != $2) $5 = $5 "@" substr($6, 1, index($6, ":") - 1); if ($4 == "ours-data") $5 = $5 "+data"; t[$5, c] = sprintf($9 == 1 ? "%.3f" : "%.3fx", $7 * 1e3)
-           if (!($5 in seen)) { seen[$5] = 1; order[++n] = $5 }
-           if ($9 == 1 && (!(c in best) || $7 < best[c])) { best[c] = $7; who[c] = $5 } }
-  END { printf "%-44s", "ms"; for (i = 1; i <= nc; i++) printf " %15s", cols[i]; print ""
-        for (k = 1; k <= n; k++) { printf "%-44s", order[k]
-          for (i = 1; i <= nc; i++) printf " %15s", ((order[k], cols[i]) in t) ? t[order[k], cols[i]] : "-"; print "" }
-        printf "%-44s", "best"; for (i = 1; i <= nc; i++) printf " %15.3f", best[cols[i]] * 1e3; print ""
-        printf "%-44s", "target"; for (i = 1; i <= nc; i++) printf " %15s", tgt[i]; print ""
-        printf "%-44s", "met"; for (i = 1; i <= nc; i++) printf " %15s", tgt[i] == "-" ? "-" : (best[cols[i]] * 1e3 <= tgt[i] ? "yes" : "no"); print "" }
+  BEGIN { nz = split("256 1024 4096 16384 32768 65536", z, " ")
+          split("1.60 1.87 3.00 5.90 8.60 11.8", t8, " ")
+          for (i = 1; i <= nz; i++) tgt["torus:8x8", z[i]] = t8[i]
+          tgt["torus:9x9", 32768] = "9.00" }
+  NR > 1 { g = $2; if (!(g in seen)) { seen[g] = 1; topo[++nt] = g }
+           if ($4 == "ours-data") $5 = $5 "+data"
+           if (!((g, $5) in has)) { has[g, $5] = 1; name[g, ++na[g]] = $5 }
+           t[g, $5, $3] = sprintf($9 == 1 ? "%.3f" : "%.3fx", $7 * 1e3)
+           if ($9 == 1 && (!((g, $3) in best) || $7 < best[g, $3])) best[g, $3] = $7 }
+  END { for (q = 1; q <= nt; q++) { g = topo[q]
+          printf "%-44s", "ms on " g; for (i = 1; i <= nz; i++) printf " %10s", z[i]; print ""
+          for (k = 1; k <= na[g]; k++) { printf "%-44s", name[g, k]
+            for (i = 1; i <= nz; i++) printf " %10s", ((g, name[g, k], z[i]) in t) ? t[g, name[g, k], z[i]] : "-"; print "" }
+          printf "%-44s", "best"; for (i = 1; i <= nz; i++) printf " %10.3f", best[g, z[i]] * 1e3; print ""
+          if ((g, 32768) in tgt) {
+            printf "%-44s", "target"; for (i = 1; i <= nz; i++) printf " %10s", ((g, z[i]) in tgt) ? tgt[g, z[i]] : "-"; print ""
+            printf "%-44s", "met"
+            for (i = 1; i <= nz; i++) printf " %10s", ((g, z[i]) in tgt) ? (best[g, z[i]] * 1e3 <= tgt[g, z[i]] ? "yes" : "no") : "-"
+            print "" }
+          print "" } }
 ' "$out/allgather.csv" | tee "$out/allgather.txt"
 echo "wrote $out/allgather.csv, $out/allgather.txt"
