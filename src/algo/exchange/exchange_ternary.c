@@ -26,8 +26,15 @@
  * Rounds: sum_i log3 n_i, two messages per node per round (all-port).
  * Cost (wormhole or circuit, contention=shared):
  *   sum over axes i and levels l of ts + 3^l td + 3^l (N/3) b tl.
- * Restrictions: tori and rings with every side a power of three (3, 9, 27,
- * ..), up to MG_XT_MAX_NODES nodes; all-port; shared arcs. Rounding: none.
+ * Meshes and lines with such sides run the torus twin's steps, a step that
+ * wraps on the torus walking the line the long way (v + 3^l - n, straight):
+ * the same blocks, longer routes (line:3: 0 -> 2 over two arcs; every arc
+ * carries two messages, tests/test_exchange_ternary.c), so issue 16's
+ * "every exchange algorithm that can work on a mesh" holds for this one.
+ *
+ * Restrictions: tori, rings, meshes and lines with every side a power of
+ * three (3, 9, 27, ..), up to MG_XT_MAX_NODES nodes; all-port; shared arcs.
+ * Closed form on tori and rings. Rounding: none.
  */
 #include "../algo_internal.h"
 
@@ -47,8 +54,7 @@ static mg_status xt_check(const mg_problem_spec *pb, const mg_params *ps, mg_err
   (void)ps;
   const mg_topo *t = &pb->topo;
   if (pb->problem != MG_EXCHANGE) return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-ternary is an exchange algorithm");
-  if (t->kind != MG_TOPO_GRID || !mg_topo_is_torus(t))
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-ternary needs a torus or ring");
+  if (t->kind != MG_TOPO_GRID) return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-ternary needs a grid");
   if (pb->model.switching == MG_SW_BUS)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-ternary does not run on buses");
   if (pb->model.port == MG_PORT_ONE)
@@ -172,6 +178,8 @@ static mg_status xt_closed_form(const mg_problem_spec *pb, const mg_params *ps, 
   if (st != MG_OK) return st;
   if (m->contention != MG_CONT_SHARED || m->switching == MG_SW_SAF)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-ternary: closed form under contention=shared only");
+  if (!mg_topo_is_torus(&pb->topo))
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-ternary: closed form on tori and rings only");
   xt_order(&pb->topo, &steps);
   double c = 0, blocks = (double)(pb->topo.N / 3);
   for (int j = 0; j < steps.n; j++)
@@ -187,7 +195,8 @@ const mg_algo mg_algo_exchange_ternary = {
     .problem = MG_EXCHANGE,
     .summary = "Bruck's exchange in radix 3 by balanced digits: per axis and level, N/3 blocks to v + 3^l and v - 3^l",
     .paper = "after Bruck et al. (TPDS 1997)",
-    .restrictions = "tori and rings with every side a power of three; all-port; shared arcs",
+    .restrictions = "tori, rings, meshes and lines with every side a power of three (meshes: the torus twin's "
+                    "steps, wrapping ones the long way); all-port; shared arcs",
     .rounding = "none",
     .params = xt_params,
     .needs_shared = 1,

@@ -32,11 +32,17 @@
  * transfer, the bandwidth end (on 9x9 at 64 KiB the busiest arcs carry 24
  * blocks' worth in 16 messages a node, against 48 in 8).
  *
+ * Meshes and lines with such sides run the torus twin's steps, a step that
+ * wraps on the torus walking the line the long way (straight to v + 3^l -
+ * n): the same pieces, longer routes (line:3: 0 -> 2 over two arcs, two
+ * messages on every arc, tests/test_torus_ternary.c).
+ *
  * Rounds: sum_i log3 n_i, 2 split messages per node per round (all-port).
  * Cost (wormhole or circuit, contention=shared), steps j = 0, 1, .. of
  * distances D_j (descending): sum_j ts + D_j td + D_j 3^j (m/split) tl.
- * Restrictions: tori and rings with every side a power of three (3, 9, 27,
- * ..), up to 3^12 nodes; all-port; shared arcs. Rounding: none.
+ * Restrictions: tori, rings, meshes and lines with every side a power of
+ * three (3, 9, 27, ..), up to 3^12 nodes; all-port; shared arcs. Closed
+ * form on tori and rings. Rounding: none.
  *
  * Trace, ring:9: step 0 (distance 3): v sends its piece to v + 3 and v - 3,
  * every arc carries 3 messages of 1 piece; step 1 (distance 1): v sends
@@ -73,8 +79,7 @@ static mg_status split_of(const mg_problem_spec *pb, const mg_params *ps, int64_
 static mg_status tt_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
   const mg_topo *t = &pb->topo;
   if (pb->problem != MG_GOSSIP) return mg_fail(err, MG_ERR_UNSUPPORTED, "torus-ternary is a gossip algorithm");
-  if (t->kind != MG_TOPO_GRID || !mg_topo_is_torus(t))
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "torus-ternary needs a torus or ring (its steps wrap)");
+  if (t->kind != MG_TOPO_GRID) return mg_fail(err, MG_ERR_UNSUPPORTED, "torus-ternary needs a grid");
   if (pb->model.switching == MG_SW_BUS) return mg_fail(err, MG_ERR_UNSUPPORTED, "torus-ternary does not run on buses");
   if (pb->model.port == MG_PORT_ONE)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "torus-ternary sends two messages a step: all-port");
@@ -128,10 +133,13 @@ static mg_status tt_generate(const mg_problem_spec *pb, const mg_params *ps, mg_
         uint32_t x[MG_MAX_DIMS];
         int64_t sign = k % 2 ? -1 : 1;
         mg_topo_coords(t, v, x);
+        uint32_t from = x[a];
         x[a] = (uint32_t)(((int64_t)x[a] + t->n[a] + sign * steps.dist[j]) % t->n[a]);
+        /* a mesh walks its line straight: the long way where the torus wraps */
+        int32_t hops = t->wrap[a] ? (int32_t)(sign * steps.dist[j]) : (int32_t)x[a] - (int32_t)from;
         /* everything v holds: the digits make it disjoint from what the
          * receiver holds */
-        mg_transfer tr = mg_xfer_line(v, mg_topo_id(t, x), a, (int32_t)(sign * steps.dist[j]));
+        mg_transfer tr = mg_xfer_line(v, mg_topo_id(t, x), a, hops);
         tr.sel.flags = p > 1 ? MG_SEL_PIECE : MG_SEL_ALL;
         tr.sel.piece = (uint32_t)(k / 2);
         MG_CHECK(mg_emit_add(&e, &tr, err));
@@ -154,6 +162,8 @@ static mg_status tt_closed_form(const mg_problem_spec *pb, const mg_params *ps, 
   if (st != MG_OK) return st;
   if (m->contention != MG_CONT_SHARED || m->switching == MG_SW_SAF)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "torus-ternary: closed form under contention=shared only");
+  if (!mg_topo_is_torus(&pb->topo))
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "torus-ternary: closed form on tori and rings only");
   tt_order(&pb->topo, &steps);
   double c = 0, held = 1;
   for (int j = 0; j < steps.n; j++) {
@@ -190,7 +200,8 @@ const mg_algo mg_algo_torus_ternary = {
     .summary = "Bruck's allgather in radix 3 by balanced digits: per axis and level, all held to v + 3^l and v - 3^l, "
                "longest steps first",
     .paper = "after Bruck et al. (TPDS 1997)",
-    .restrictions = "tori and rings with every side a power of three; all-port; shared arcs",
+    .restrictions = "tori, rings, meshes and lines with every side a power of three (meshes: the torus twin's "
+                    "steps, wrapping ones the long way); all-port; shared arcs",
     .rounding = "none",
     .params = tt_params,
     .needs_shared = 1,
