@@ -23,6 +23,15 @@ static void test_pick(void **state) {
     assert_int_equal(mg_spec_by_size(smpi8, cases[i].L, out, sizeof out, NULL), MG_OK);
     assert_string_equal(out, cases[i].want);
   }
+  /* what `meshgossip compare --sizes ... --spec` prints for torus:8x8 under
+   * the calibrated Paragon model (tests/units.sh): parameters with ',' */
+  static const char *const made =
+      "torus-swing:merge=1<=1024;torus-swing:merge=2,product=1,skip=2<=4096;torus-tiling:split=0,spread=1<=32768;"
+      "dimwise-colored";
+  assert_int_equal(mg_spec_by_size(made, 2048, out, sizeof out, NULL), MG_OK);
+  assert_string_equal(out, "torus-swing:merge=2,product=1,skip=2");
+  assert_int_equal(mg_spec_by_size(made, 32768, out, sizeof out, NULL), MG_OK);
+  assert_string_equal(out, "torus-tiling:split=0,spread=1");
   /* a plain spec (parameters with ',' and ':') passes unchanged */
   assert_int_equal(mg_spec_by_size("greedy-links:chunks=2", 7, out, sizeof out, NULL), MG_OK);
   assert_string_equal(out, "greedy-links:chunks=2");

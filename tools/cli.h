@@ -17,7 +17,7 @@ typedef struct cli_opts {
   int have_r, have_bytes, json, help;
   uint64_t mem_limit;
   const char *output, *round, *plot; /* -o/--output, --round K, --plot FILE */
-  int all, heatmap;                  /* --all, --heatmap */
+  int all, heatmap, spec;            /* --all, --heatmap, --spec */
   const char *format;                /* --format json|msccl|goal */
   const char *positional[4];
   int npositional;

@@ -66,8 +66,8 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed) {
       fprintf(stderr, "meshgossip: unknown option '%s' (see --help)\n", a);
       return 0;
     }
-    if (!strcmp(name, "json") || !strcmp(name, "all") || !strcmp(name, "heatmap")) {
-      *(name[0] == 'j' ? &o->json : name[0] == 'a' ? &o->all : &o->heatmap) = 1;
+    if (!strcmp(name, "json") || !strcmp(name, "all") || !strcmp(name, "heatmap") || !strcmp(name, "spec")) {
+      *(name[0] == 'j' ? &o->json : name[0] == 'a' ? &o->all : name[0] == 'h' ? &o->heatmap : &o->spec) = 1;
       continue;
     }
     if (i + 1 >= argc) {

@@ -50,9 +50,27 @@ static int parse_sizes(const char *s, double *out, size_t cap, size_t *n) {
   return *n > 0;
 }
 
+/* --spec: the sweep's winners as one per-size spec for the executor and the
+ * interposer (MESHGOSSIP_ALLGATHER / _ALLTOALL, src/algo/spec_size.c):
+ * "A<=s1;B<=s2;C", a run of sizes with the same winner one entry bounded
+ * by its largest size, the last entry unbounded. Sizes ascending. */
+static int spec_add(char *spec, size_t len, const mg_compare_row *best, double upto, int last) {
+  char ps[160], entry[256];
+  size_t used = strlen(spec);
+  if (best->params.n)
+    snprintf(entry, sizeof entry, "%s%s:%s", used ? ";" : "", best->algo->name,
+             mg_params_format(&best->params, ps, sizeof ps));
+  else
+    snprintf(entry, sizeof entry, "%s%s", used ? ";" : "", best->algo->name);
+  if (!last) snprintf(entry + strlen(entry), sizeof entry - strlen(entry), "<=%.0f", upto);
+  if (used + strlen(entry) + 1 > len) return 0;
+  memcpy(spec + used, entry, strlen(entry) + 1);
+  return 1;
+}
+
 /* --sizes: one compare per size; CSV (one row per size, one column per
  * algorithm of the problem in registry order, empty where refused or not
- * verified) or one JSON object. */
+ * verified) or one JSON object; with --spec only the per-size spec. */
 static int sweep(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, const mg_sim_opts *so) {
   double sizes[64];
   size_t ns;
@@ -61,12 +79,20 @@ static int sweep(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, con
     fprintf(stderr, "meshgossip: --sizes takes up to 64 positive sizes, e.g. 1024,4096,32K,1MiB\n");
     return EXIT_USAGE;
   }
-  char topo[128];
+  for (size_t k = 1; o->spec && k < ns; k++)
+    if (!(sizes[k] > sizes[k - 1])) {
+      fprintf(stderr, "meshgossip: --spec needs --sizes in ascending order\n");
+      return EXIT_USAGE;
+    }
+  char topo[128], spec[4096] = "", prev_key[256] = "";
+  mg_compare_row prev_best;
+  double prev_size = 0;
+  int have_prev = 0;
   size_t na = mg_algo_count();
   double *costs = o->plot ? cli_sweep_alloc(na, ns) : NULL; /* [algo * ns + size], NaN = none */
   if (o->plot && !costs) return cli_fail(MG_ERR_NOMEM, NULL);
   json_t *jrows = json_array();
-  if (!o->json) {
+  if (!o->json && !o->spec) {
     printf("bytes");
     for (size_t a = 0; a < mg_algo_count(); a++)
       if (mg_algo_at(a)->problem == problem) printf(",%s", mg_algo_at(a)->name);
@@ -91,7 +117,28 @@ static int sweep(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, con
           if (mg_algo_at(a) == rows[i].algo) costs[a * ns + k] = rows[i].rep.cost;
     if (costs) costs[na * ns + k] = b.lower_bound;
     const char *best = best_of(rows, n);
-    if (o->json) {
+    if (o->spec) {
+      char key[256], ps[160];
+      int code = EXIT_OK;
+      snprintf(key, sizeof key, "%s:%s", best ? best : "", mg_params_format(&rows[0].params, ps, sizeof ps));
+      if (!best) {
+        fprintf(stderr, "meshgossip: no algorithm verifies at %.0f bytes: no spec\n", sizes[k]);
+        code = EXIT_INVALID_SCHEDULE;
+      } else if (have_prev && strcmp(key, prev_key) && !spec_add(spec, sizeof spec, &prev_best, prev_size, 0)) {
+        fprintf(stderr, "meshgossip: the spec is longer than %zu bytes\n", sizeof spec);
+        code = EXIT_TOO_LARGE;
+      }
+      if (code != EXIT_OK) {
+        free_rows(rows, n);
+        json_decref(jrows);
+        free(costs);
+        return code;
+      }
+      prev_best = rows[0];
+      memset(&prev_best.rep, 0, sizeof prev_best.rep); /* freed with rows */
+      snprintf(prev_key, sizeof prev_key, "%s", key);
+      prev_size = sizes[k], have_prev = 1;
+    } else if (o->json) {
       json_t *j = json_pack("{s:f, s:o}", "bytes", sizes[k], "results", rows_json(rows, n, NULL));
       json_object_set_new(j, "best", best ? json_string(best) : json_null());
       json_object_set_new(j, "lower_bound", json_real(b.lower_bound));
@@ -109,7 +156,15 @@ static int sweep(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, con
     }
     free_rows(rows, n);
   }
-  if (o->json) {
+  if (o->spec) {
+    json_decref(jrows);
+    if (!spec_add(spec, sizeof spec, &prev_best, prev_size, 1)) {
+      fprintf(stderr, "meshgossip: the spec is longer than %zu bytes\n", sizeof spec);
+      free(costs);
+      return EXIT_TOO_LARGE;
+    }
+    printf("%s\n", spec);
+  } else if (o->json) {
     json_t *j =
         json_pack("{s:s, s:s, s:o, s:o}", "problem", mg_problem_name(problem), "topology",
                   mg_topo_format(&pb->topo, topo, sizeof topo), "model", cli_model_json(&pb->model), "sizes", jrows);
@@ -125,11 +180,11 @@ static int sweep(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, con
 int cmd_compare(int argc, char **argv) {
   cli_opts o;
   mg_err err = {{0}};
-  if (!cli_parse(argc, argv, &o, " problem topo model r bytes sizes plot json all mem-limit engine timing "))
+  if (!cli_parse(argc, argv, &o, " problem topo model r bytes sizes plot json all mem-limit engine timing spec "))
     return EXIT_USAGE;
   if (o.help) {
     printf("usage: meshgossip compare --problem gossip|exchange --topo SPEC [--model SPEC | --r R]\n"
-           "                          [--bytes L | --sizes LIST [--plot FILE.svg]] [--json] [--all]\n"
+           "                          [--bytes L | --sizes LIST [--plot FILE.svg] [--spec]] [--json] [--all]\n"
            "                          [--timing sync|async|ranks] [--engine simgrid[:...]]\n\n"
            "Runs every registered algorithm of the problem that applies to the topology\n"
            "and model (tunable ones tuned), verifies each, and ranks them by cost beside\n"
@@ -144,6 +199,9 @@ int cmd_compare(int argc, char **argv) {
            "                per size, one column per algorithm (empty = refused or not\n"
            "                verified), then the best and the lower bound; with --json one\n"
            "                object with a table per size.\n"
+           "  --spec        with --sizes (ascending): prints only the winners as one\n"
+           "                per-size spec, A<=BYTES;B<=BYTES;C, for MESHGOSSIP_ALLGATHER /\n"
+           "                MESHGOSSIP_ALLTOALL and mg_mpi_opts.algo (docs/mpi.md).\n"
            "  --plot FILE.svg  with --sizes: draws the sweep, cost and cost/bound against\n"
            "                the size, one line per algorithm, the lower bound dashed.\n"
            "  --engine simgrid[:o=S,or=S,sync=data|rank,network=cm02|smpi]  also replays\n"
@@ -155,8 +213,8 @@ int cmd_compare(int argc, char **argv) {
     return EXIT_OK;
   }
   if (cli_extra_argument(&o)) return EXIT_USAGE;
-  if (o.plot && !o.sizes) {
-    fprintf(stderr, "meshgossip: --plot goes with --sizes\n");
+  if ((o.plot || o.spec) && !o.sizes) {
+    fprintf(stderr, "meshgossip: --%s goes with --sizes\n", o.plot ? "plot" : "spec");
     return EXIT_USAGE;
   }
   if (o.sizes && o.have_bytes) {
