@@ -54,17 +54,14 @@ static int parse_sizes(const char *s, double *out, size_t cap, size_t *n) {
  * interposer (MESHGOSSIP_ALLGATHER / _ALLTOALL, src/algo/spec_size.c):
  * "A<=s1;B<=s2;C", a run of sizes with the same winner one entry bounded
  * by its largest size, the last entry unbounded. Sizes ascending. */
-static int spec_add(char *spec, size_t len, const mg_compare_row *best, double upto, int last) {
-  char ps[160], entry[256];
+static int spec_add(char *spec, size_t len, const char *entry, double upto, int last) {
   size_t used = strlen(spec);
-  if (best->params.n)
-    snprintf(entry, sizeof entry, "%s%s:%s", used ? ";" : "", best->algo->name,
-             mg_params_format(&best->params, ps, sizeof ps));
-  else
-    snprintf(entry, sizeof entry, "%s%s", used ? ";" : "", best->algo->name);
-  if (!last) snprintf(entry + strlen(entry), sizeof entry - strlen(entry), "<=%.0f", upto);
-  if (used + strlen(entry) + 1 > len) return 0;
-  memcpy(spec + used, entry, strlen(entry) + 1);
+  int w = last ? snprintf(spec + used, len - used, "%s%s", used ? ";" : "", entry)
+               : snprintf(spec + used, len - used, "%s%s<=%.0f", used ? ";" : "", entry, upto);
+  if (w < 0 || (size_t)w >= len - used) {
+    spec[used] = 0; /* nothing half written */
+    return 0;
+  }
   return 1;
 }
 
@@ -84,8 +81,7 @@ static int sweep(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, con
       fprintf(stderr, "meshgossip: --spec needs --sizes in ascending order\n");
       return EXIT_USAGE;
     }
-  char topo[128], spec[4096] = "", prev_key[256] = "";
-  mg_compare_row prev_best;
+  char topo[128], spec[4096] = "", prev[256] = ""; /* prev: the last winner, NAME[:PARAMS] */
   double prev_size = 0;
   int have_prev = 0;
   size_t na = mg_algo_count();
@@ -118,13 +114,16 @@ static int sweep(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, con
     if (costs) costs[na * ns + k] = b.lower_bound;
     const char *best = best_of(rows, n);
     if (o->spec) {
-      char key[256], ps[160];
+      char entry[256], ps[160];
       int code = EXIT_OK;
-      snprintf(key, sizeof key, "%s:%s", best ? best : "", mg_params_format(&rows[0].params, ps, sizeof ps));
+      if (best && rows[0].params.n)
+        snprintf(entry, sizeof entry, "%s:%s", best, mg_params_format(&rows[0].params, ps, sizeof ps));
+      else
+        snprintf(entry, sizeof entry, "%s", best ? best : "");
       if (!best) {
         fprintf(stderr, "meshgossip: no algorithm verifies at %.0f bytes: no spec\n", sizes[k]);
         code = EXIT_INVALID_SCHEDULE;
-      } else if (have_prev && strcmp(key, prev_key) && !spec_add(spec, sizeof spec, &prev_best, prev_size, 0)) {
+      } else if (have_prev && strcmp(entry, prev) && !spec_add(spec, sizeof spec, prev, prev_size, 0)) {
         fprintf(stderr, "meshgossip: the spec is longer than %zu bytes\n", sizeof spec);
         code = EXIT_TOO_LARGE;
       }
@@ -134,9 +133,7 @@ static int sweep(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, con
         free(costs);
         return code;
       }
-      prev_best = rows[0];
-      memset(&prev_best.rep, 0, sizeof prev_best.rep); /* freed with rows */
-      snprintf(prev_key, sizeof prev_key, "%s", key);
+      snprintf(prev, sizeof prev, "%s", entry);
       prev_size = sizes[k], have_prev = 1;
     } else if (o->json) {
       json_t *j = json_pack("{s:f, s:o}", "bytes", sizes[k], "results", rows_json(rows, n, NULL));
@@ -158,7 +155,7 @@ static int sweep(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, con
   }
   if (o->spec) {
     json_decref(jrows);
-    if (!spec_add(spec, sizeof spec, &prev_best, prev_size, 1)) {
+    if (!spec_add(spec, sizeof spec, prev, prev_size, 1)) {
       fprintf(stderr, "meshgossip: the spec is longer than %zu bytes\n", sizeof spec);
       free(costs);
       return EXIT_TOO_LARGE;

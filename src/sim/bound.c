@@ -241,7 +241,7 @@ static void gossip_bounds(const mg_problem_spec *pb, mg_bound *b) {
 static void exchange_bounds(const mg_problem_spec *pb, mg_bound *b) {
   const mg_topo *t = &pb->topo;
   const mg_model *m = &pb->model;
-  double N = t->N, B = pb->bytes, best = 0;
+  double N = t->N, B = pb->bytes, best = 0, F = max_rate(m);
   int bestk = 0;
   char note[96];
   /* every cut of one dimension into two slabs [0,c) and [c,n) */
@@ -249,7 +249,7 @@ static void exchange_bounds(const mg_problem_spec *pb, mg_bound *b) {
     double n = t->n[k], slab = N / n, arcs = t->wrap[k] ? 2 * slab : slab;
     for (uint32_t c = 1; c < t->n[k]; c++) {
       double a = c * slab, rest = N - a;
-      double v = a * rest * B / arcs * m->tl / max_rate(m);
+      double v = a * rest * B / arcs * m->tl / F;
       if (v > best) best = v, bestk = k;
     }
   }
@@ -257,7 +257,7 @@ static void exchange_bounds(const mg_problem_spec *pb, mg_bound *b) {
   add(b, "bisection", best, "Tseng, Ni, Sheu 1999 Lemma 8, any torus or mesh", 1, note);
   int one = m->port == MG_PORT_ONE;
   double out = one ? 1 : min_in_degree(t);
-  add(b, "injection", (N - 1) * B / out * m->tl / max_rate(m), "each node sends N-1 blocks", 1,
+  add(b, "injection", (N - 1) * B / out * m->tl / F, "each node sends N-1 blocks", 1,
       one ? "one send per round" : "over the least degree");
   if (one)
     add(b, "startups", log_ceil(N, 2.0) * m->ts, "one-port doubling (log2 N)", 1, "a block must reach N-1 nodes");

@@ -76,7 +76,8 @@ static mg_status split_of(const mg_problem_spec *pb, const mg_params *ps, int64_
   return MG_OK;
 }
 
-static mg_status tt_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
+/* The instance's checks; *p the split. */
+static mg_status tt_setup(const mg_problem_spec *pb, const mg_params *ps, int64_t *p, mg_err *err) {
   const mg_topo *t = &pb->topo;
   if (pb->problem != MG_GOSSIP) return mg_fail(err, MG_ERR_UNSUPPORTED, "torus-ternary is a gossip algorithm");
   if (t->kind != MG_TOPO_GRID) return mg_fail(err, MG_ERR_UNSUPPORTED, "torus-ternary needs a grid");
@@ -88,8 +89,12 @@ static mg_status tt_check(const mg_problem_spec *pb, const mg_params *ps, mg_err
       return mg_fail(err, MG_ERR_UNSUPPORTED, "torus-ternary needs every side a power of three (side %u)", t->n[i]);
   if (t->N > MG_TT_MAX_NODES)
     return mg_fail(err, MG_ERR_TOO_LARGE, "torus-ternary runs up to %u nodes", MG_TT_MAX_NODES);
+  return split_of(pb, ps, p, err);
+}
+
+static mg_status tt_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
   int64_t p;
-  return split_of(pb, ps, &p, err);
+  return tt_setup(pb, ps, &p, err);
 }
 
 /* The steps, longest first: level m-1 of every axis that has it, then
@@ -121,8 +126,7 @@ static mg_status tt_generate(const mg_problem_spec *pb, const mg_params *ps, mg_
   int64_t p = 1;
   const mg_topo *t = &pb->topo;
   memset(&e, 0, sizeof e);
-  mg_status st = tt_check(pb, ps, err);
-  if (st == MG_OK) st = split_of(pb, ps, &p, err);
+  mg_status st = tt_setup(pb, ps, &p, err);
   if (st != MG_OK) return st;
   tt_order(t, &steps);
   MG_CHECK(mg_emit_begin(&e, sink, pb, "torus-ternary", ps, (uint32_t)p, 0, steps.n, err));
@@ -157,8 +161,7 @@ static mg_status tt_closed_form(const mg_problem_spec *pb, const mg_params *ps, 
   tt_steps steps;
   int64_t p = 1;
   const mg_model *m = &pb->model;
-  mg_status st = tt_check(pb, ps, err);
-  if (st == MG_OK) st = split_of(pb, ps, &p, err);
+  mg_status st = tt_setup(pb, ps, &p, err);
   if (st != MG_OK) return st;
   if (m->contention != MG_CONT_SHARED || m->switching == MG_SW_SAF)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "torus-ternary: closed form under contention=shared only");
