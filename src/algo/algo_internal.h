@@ -40,6 +40,7 @@ extern const mg_algo mg_algo_torus_doubling;
 extern const mg_algo mg_algo_torus_swing;
 extern const mg_algo mg_algo_exchange_swing;
 extern const mg_algo mg_algo_exchange_ternary;
+extern const mg_algo mg_algo_exchange_digits;
 extern const mg_algo mg_algo_torus_ternary;
 extern const mg_algo mg_algo_torus_quadrupling;
 extern const mg_algo mg_algo_torus_tiling;

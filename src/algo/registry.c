@@ -44,6 +44,7 @@ static const mg_algo *const registry[] = {
     &mg_algo_exchange_relay,
     &mg_algo_exchange_swing,
     &mg_algo_exchange_ternary,
+    &mg_algo_exchange_digits,
 };
 
 size_t mg_algo_count(void) { return sizeof registry / sizeof registry[0]; }
