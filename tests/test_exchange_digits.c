@@ -1,11 +1,13 @@
 /* exchange-digits (src/algo/exchange/exchange_digits.c, digit_plan.c):
- * Bruck's radix-3 exchange over searched digit sets. Checked: the busiest
- * arcs of torus:9x9 by hand (27 blocks x (1 + 1 + 2 + 3) = 189 against the
- * balanced digits' 216), that no factorization of Z_9^2 into four sets
- * {0, a, b} loads its arcs less (an enumeration of its own, independent
- * of the search), search=0 = exchange-ternary under three models, the
- * recount of rounds, messages and blocks, closed form = simulation,
- * meshes, refusals. */
+ * Bruck's exchange in radix 3 or 4 over searched digit sets. Checked: the
+ * busiest arcs of torus:9x9 by hand (27 blocks x (1 + 1 + 2 + 3) = 189
+ * against the balanced digits' 216), that no factorization of Z_9^2 into
+ * four sets {0, a, b} loads its arcs less (an enumeration of its own,
+ * independent of the search), search=0 = exchange-ternary under three
+ * models; radix 4 on 4x4x4 by hand (16 blocks x (1 + 2 + 3) = 96 against
+ * the line exchange's 144 on SimGrid's routes), every step's longest
+ * route first; the recount of rounds, messages and blocks, closed form =
+ * simulation, the lifted plans, meshes, refusals. */
 #include "helpers.h"
 
 #include "../src/algo/exchange/digit_plan.h"
@@ -28,7 +30,7 @@ static void by_hand(void **state) {
   mg_digit_plan p;
   mg_topo t;
   assert_int_equal(mg_topo_parse("torus:9x9", &t, NULL), MG_OK);
-  assert_int_equal(mg_digit_plan_build(&t, 1, &p, NULL), MG_OK);
+  assert_int_equal(mg_digit_plan_build(&t, 3, 1, &p, NULL), MG_OK);
   int loads[4] = {0}, total = 0;
   for (int j = 0; j < p.k; j++)
     loads[j] = p.load[j], total += p.load[j];
@@ -99,6 +101,46 @@ static void least_load(void **state) {
   if (found) fail_msg("%lld factorizations with load 6 or less", found);
 }
 
+/* 4x4x4 in radix 4: the searched sets {0, (0,2,0), (1,0,1), (-1,0,-1)}
+ * ... carry 1, 2, 3 messages on their busiest arcs (SimGrid's routes,
+ * which the transfers name), 16 blocks each: 96. exchange-lines sends
+ * the same 9 messages of 16 blocks a node, 144 on the same routes (its
+ * ties go + from three of the four coordinates). Start-ups: 3 messages
+ * over 6 out-arcs, one a round. In every step the first message has the
+ * longest route. */
+static void radix4(void **state) {
+  (void)state;
+  mg_problem_spec pb = th_problem(MG_EXCHANGE, "torus:4x4x4", "contention=shared,ts=0,td=0,tl=1", 1.0);
+  assert_true(th_cost("exchange-digits", &pb) == 96);
+  assert_true(th_cost("exchange-digits:radix=4", &pb) == 96);
+  pb = th_problem(MG_EXCHANGE, "torus:4x4x4", "contention=shared,ts=0,td=0,tl=1,routes=simgrid", 1.0);
+  assert_true(th_cost("exchange-digits", &pb) == 96);
+  assert_true(th_cost("exchange-lines", &pb) == 144);
+  pb = th_problem(MG_EXCHANGE, "torus:4x4x4", "contention=shared,ts=5,td=0,tl=0", 1.0);
+  assert_true(th_cost("exchange-digits", &pb) == 3 * 5);
+  static const char *const shapes[] = {"torus:4x4x4", "torus:8x8", "torus:4x4", "ring:16", "torus:2x8"};
+  for (size_t c = 0; c < sizeof shapes / sizeof shapes[0]; c++) {
+    mg_topo t;
+    mg_digit_plan p;
+    assert_int_equal(mg_topo_parse(shapes[c], &t, NULL), MG_OK);
+    assert_int_equal(mg_digit_plan_build(&t, 4, 1, &p, NULL), MG_OK);
+    int total = 0;
+    for (int j = 0; j < p.k; j++) {
+      uint32_t x[MG_MAX_DIMS];
+      int h[4] = {0};
+      for (int q = 1; q < 4; q++) {
+        mg_topo_coords(&t, p.digit[j][q], x);
+        for (int i = 0; i < t.d; i++)
+          h[q] += (int)(x[i] <= t.n[i] - x[i] ? x[i] : t.n[i] - x[i]);
+      }
+      if (h[1] < h[2] || h[1] < h[3] || h[1] != p.hops[j]) fail_msg("%s step %d: not longest first", shapes[c], j);
+      total += p.load[j];
+    }
+    if (c == 0 && total != 6) fail_msg("4x4x4: load %d, want 6", total);
+    mg_digit_plan_free(&p);
+  }
+}
+
 static void same_as_ternary(void **state) {
   (void)state;
   static const char *const shapes[] = {"torus:9x9", "ring:27", "torus:3x9", "torus:3x3x3"};
@@ -145,8 +187,8 @@ static void never_worse(void **state) {
     mg_topo t;
     mg_digit_plan bal, srch;
     assert_int_equal(mg_topo_parse(shapes[s], &t, NULL), MG_OK);
-    assert_int_equal(mg_digit_plan_build(&t, 0, &bal, NULL), MG_OK);
-    assert_int_equal(mg_digit_plan_build(&t, 1, &srch, NULL), MG_OK);
+    assert_int_equal(mg_digit_plan_build(&t, 3, 0, &bal, NULL), MG_OK);
+    assert_int_equal(mg_digit_plan_build(&t, 3, 1, &srch, NULL), MG_OK);
     int lb = 0, ls = 0;
     for (int j = 0; j < bal.k; j++)
       lb += bal.load[j], ls += srch.load[j];
@@ -170,7 +212,7 @@ static void lift(void **state) {
     mg_topo t;
     mg_digit_plan p;
     assert_int_equal(mg_topo_parse(cases[c].topo, &t, NULL), MG_OK);
-    assert_int_equal(mg_digit_plan_build(&t, 1, &p, NULL), MG_OK);
+    assert_int_equal(mg_digit_plan_build(&t, 3, 1, &p, NULL), MG_OK);
     int total = 0;
     for (int j = 0; j < p.k; j++)
       total += p.load[j];
@@ -181,7 +223,8 @@ static void lift(void **state) {
 
 static void closed_form(void **state) {
   (void)state;
-  static const char *const shapes[] = {"torus:9x9", "ring:27", "torus:3x9", "torus:3x3x3", "ring:81"};
+  static const char *const shapes[] = {"torus:9x9",   "ring:27",   "torus:3x9", "torus:3x3x3", "ring:81",
+                                       "torus:4x4x4", "torus:8x8", "ring:16",   "torus:2x8",   "torus:16x16"};
   static const char *const models[] = {"contention=shared,ts=3,td=0.5,tl=1",
                                        "contention=shared,ts=0.00025,td=5e-8,tl=5.714e-9",
                                        "contention=shared,switching=circuit,ts=2,td=1,tl=1"};
@@ -203,11 +246,22 @@ static void meshes(void **state) {
 
 static void refusals(void **state) {
   (void)state;
-  static const char *const shapes[] = {"torus:8x8", "torus:6x6", "ring:12", "mesh:8x8", "line:12", "torus:9x10"};
+  static const char *const shapes[] = {"torus:8x8x8", "torus:6x6",  "ring:12",  "mesh:2x4",
+                                       "line:12",     "torus:9x10", "torus:3x4"};
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
     mg_problem_spec pb = th_problem(MG_EXCHANGE, shapes[s], "contention=shared,ts=1,td=0,tl=1", 1.0);
     mg_report rep;
     if (th_run("exchange-digits", &pb, &rep) != MG_ERR_UNSUPPORTED) fail_msg("%s: not refused", shapes[s]);
+  }
+  static const struct {
+    const char *topo, *spec;
+  } radix[] = {{"torus:8x8", "exchange-digits:radix=3"},
+               {"torus:9x9", "exchange-digits:radix=4"},
+               {"torus:4x4x4", "exchange-digits:radix=2"}};
+  for (size_t s = 0; s < sizeof radix / sizeof radix[0]; s++) {
+    mg_problem_spec pb = th_problem(MG_EXCHANGE, radix[s].topo, "contention=shared,ts=1,td=0,tl=1", 1.0);
+    mg_report rep;
+    if (th_run(radix[s].spec, &pb, &rep) == MG_OK) fail_msg("%s on %s: not refused", radix[s].spec, radix[s].topo);
   }
   mg_report rep;
   mg_problem_spec pb = th_problem(MG_EXCHANGE, "torus:9x9", "port=one,contention=shared,ts=1,td=0,tl=1", 1.0);
@@ -219,9 +273,10 @@ static void refusals(void **state) {
 }
 
 int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(by_hand),     cmocka_unit_test(least_load),  cmocka_unit_test(same_as_ternary),
-      cmocka_unit_test(recount),     cmocka_unit_test(never_worse), cmocka_unit_test(lift),
-      cmocka_unit_test(closed_form), cmocka_unit_test(meshes),      cmocka_unit_test(refusals)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(by_hand), cmocka_unit_test(least_load),
+                                     cmocka_unit_test(radix4),  cmocka_unit_test(same_as_ternary),
+                                     cmocka_unit_test(recount), cmocka_unit_test(never_worse),
+                                     cmocka_unit_test(lift),    cmocka_unit_test(closed_form),
+                                     cmocka_unit_test(meshes),  cmocka_unit_test(refusals)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The complete-exchange schedules of issue 16 on the SMPI Paragon platform
 # (docs/alltoall.md): ours (ALGOS, default exchange-allport,
-# exchange-lines, exchange-swing unmerged and merged, exchange-ternary, with
+# exchange-lines, exchange-swing unmerged and merged, exchange-ternary,
+# exchange-digits (radix 3 on 9x9, 4 on 8x8 and 4x4x4), with
 # mpi-alltoall-direct and mpi-alltoall-bruck for reference; an algorithm a
 # shape refuses gives no row) and SMPI's basic_linear MPI_Alltoall (the
 # best built-in from 16 KiB on, results.csv) on torus:8x8 at 256 B .. 64
@@ -13,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 out=${1:-$here/out}
 mkdir -p "$out"
-algos=${ALGOS:-exchange-allport,exchange-lines,exchange-swing,exchange-swing:merge=2+product=1,exchange-ternary,mpi-alltoall-direct,mpi-alltoall-bruck}
+algos=${ALGOS:-exchange-allport,exchange-lines,exchange-swing,exchange-swing:merge=2+product=1,exchange-ternary,exchange-digits,mpi-alltoall-direct,mpi-alltoall-bruck}
 sizes8=${SIZES8:-256,1024,4096,16384,32768,65536}
 sizes_other=${SIZES_OTHER:-$sizes8}
 . "$here/smpi_bins.sh"

@@ -1,30 +1,39 @@
 /*
- * exchange-digits — complete exchange on tori of 3^k nodes: Bruck's
- * radix-3 store-and-forward exchange over digit sets searched for the
- * least busiest-arc load (digit_plan.c).
+ * exchange-digits — complete exchange on tori of 3^k or 4^k nodes:
+ * Bruck's store-and-forward exchange in radix 3 or 4 over digit sets
+ * searched for the least busiest-arc load (digit_plan.c).
  *
  * Bruck, Ho, Kipnis, Upfal and Weathersby ("Efficient Algorithms for
  * All-to-All Communications in Multiport Message-Passing Systems", IEEE
  * TPDS 1997): in step j block (u, w) moves by the j-th digit of its
  * distance w - u. Here the digits come from a factorization of the torus
- * G = D_1 (+) .. (+) D_k into sets {0, a_j, b_j}: node v sends to v + a_j
- * the blocks at v whose distance has digit a_j in step j, and to v + b_j
- * those with b_j. A block at u after steps 0..j-1 sits at u plus its
+ * G = D_1 (+) .. (+) D_k into sets of r (0 and r - 1 others): node v sends
+ * to v + d, for each d != 0 of D_j, the blocks at v whose distance has
+ * digit d in step j. A block at u after steps 0..j-1 sits at u plus its
  * earlier digits, and at w once every digit has moved. Every message
- * carries N/3 blocks, as in exchange-ternary (whose balanced digits are
- * search=0); the searched sets leave on more directions at once. On
- * torus:9x9 the busiest arcs see 27 (1 + 1 + 2 + 3) = 189 block-times
- * against the balanced digits' 216 (digit_plan.c).
+ * carries N/r blocks: r - 1 messages a step, k = log_r N steps.
  *
- * Rounds: k = log3 N, two messages per node per round (all-port).
- * Cost (wormhole or circuit, contention=shared, tori):
- *   sum_j ts + hops_j td + load_j (N/3) b tl,
- * load_j the messages on step j's busiest arc, hops_j its longer route.
+ * Radix 3 (sides powers of three): exchange-ternary's messages (whose
+ * balanced digits are search=0) on sets that leave on more directions at
+ * once: on torus:9x9 the busiest arcs see 27 (1 + 1 + 2 + 3) = 189
+ * block-times against the balanced digits' 216. Radix 4 (sides powers of
+ * two, N a power of four): 3 messages of N/4 blocks a step, as many as
+ * the line exchange sends on 4x4x4 (exchange-lines: 3 per axis) but on
+ * sets whose busiest arcs carry 1 + 2 + 3 messages on SimGrid's routes
+ * (the lines carry more on the + arcs of their ties). A step's messages go
+ * longest route first, so that its bytes travel while the node starts
+ * the others.
+ *
+ * Rounds: k, r - 1 messages per node per round (all-port). Cost (wormhole
+ * or circuit, contention=shared, tori; routes named as SimGrid's):
+ *   sum_j s ts + hops_j td + load_j (N/r) b tl,  s = ceil((r - 1) / 2d),
+ * load_j the messages on step j's busiest arc, hops_j its longest route.
  * Meshes and lines with such sides run the torus twin's sets, a digit
  * that wraps on the torus walking the line the long way (no closed form).
  * Restrictions: tori, rings, meshes and lines with every side a power of
- * three, up to 3^10 nodes (the search up to 243; beyond, the lift of the
- * quotient torus's plan or the balanced digits); all-port; shared arcs.
+ * three (radix 3) or of two with N a power of four (radix 4), up to 65536
+ * nodes (the search up to 243 and 64 nodes; beyond, the lift of the
+ * quotient torus's plan or the plain digits); all-port; shared arcs.
  * Rounding: none.
  */
 #include "digit_plan.h"
@@ -32,25 +41,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-static mg_status xd_search(const mg_params *ps, int *search, mg_err *err) {
-  int64_t v;
-  mg_status st = mg_param_int(ps, "search", 1, 0, 1, &v, err);
-  *search = (int)v;
+/* radix=0 (the default): 3 where every side is a power of three, else 4. */
+static mg_status xd_params_of(const mg_topo *t, const mg_params *ps, int *radix, int *search, mg_err *err) {
+  int64_t r = 0, v = 1;
+  mg_status st = mg_param_int(ps, "radix", 0, 0, 4, &r, err);
+  if (st == MG_OK) st = mg_param_int(ps, "search", 1, 0, 1, &v, err);
+  if (st == MG_OK && r == 0) {
+    r = 3;
+    for (int i = 0, m; i < t->d; i++)
+      if (!mg_is_pow(t->n[i], 3, &m) || t->n[i] < 3) r = 4;
+  }
+  *radix = (int)r, *search = (int)v;
   return st;
 }
 
 static mg_status xd_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
-  int search;
+  int radix, search;
   if (pb->problem != MG_EXCHANGE) return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-digits is an exchange algorithm");
   if (pb->model.switching == MG_SW_BUS)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-digits does not run on buses");
   if (pb->model.port == MG_PORT_ONE)
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-digits sends two messages a step: all-port");
-  mg_status st = xd_search(ps, &search, err);
-  return st == MG_OK ? mg_digit_plan_check(&pb->topo, "exchange-digits", err) : st;
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-digits sends r - 1 messages a step: all-port");
+  mg_status st = xd_params_of(&pb->topo, ps, &radix, &search, err);
+  return st == MG_OK ? mg_digit_plan_check(&pb->topo, radix, "exchange-digits", err) : st;
 }
 
-/* One message's predicate: step j, digit c (1 or 2), from v. */
+/* One message's predicate: step j, digit c (1 .. r - 1), from v. */
 typedef struct xd_ctx {
   const mg_topo *t;
   const mg_digit_plan *p;
@@ -71,14 +87,14 @@ static int xd_moves(uint64_t item, void *arg) {
 static mg_status xd_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
   mg_digit_plan p;
   mg_emit e;
-  int search;
+  int radix, search;
   const mg_topo *t = &pb->topo;
   memset(&e, 0, sizeof e);
   mg_status st = xd_check(pb, ps, err);
-  if (st == MG_OK) st = xd_search(ps, &search, err);
-  if (st == MG_OK) st = mg_digit_plan_build(t, search, &p, err);
+  if (st == MG_OK) st = xd_params_of(&pb->topo, ps, &radix, &search, err);
+  if (st == MG_OK) st = mg_digit_plan_build(t, radix, search, &p, err);
   if (st != MG_OK) return st;
-  xd_ctx *ctx = mg_calloc((uint64_t)t->N * 2, sizeof *ctx);
+  xd_ctx *ctx = mg_calloc((uint64_t)t->N * (uint64_t)(radix - 1), sizeof *ctx);
   if (!ctx) {
     mg_digit_plan_free(&p);
     return mg_fail(err, MG_ERR_NOMEM, "exchange-digits: out of memory");
@@ -86,10 +102,12 @@ static mg_status xd_generate(const mg_problem_spec *pb, const mg_params *ps, mg_
   MG_CHECK(mg_emit_begin(&e, sink, pb, "exchange-digits", ps, 1, 0, p.k, err));
   for (int j = 0; j < p.k; j++) {
     for (uint32_t v = 0; v < t->N; v++)
-      for (int c = 1; c <= 2; c++) {
-        xd_ctx *x = &ctx[2 * v + (uint32_t)(c - 1)];
+      for (int c = 1; c < radix; c++) {
+        xd_ctx *x = &ctx[(uint32_t)(radix - 1) * v + (uint32_t)(c - 1)];
         *x = (xd_ctx){t, &p, j, c, v};
         mg_transfer tr = mg_xfer(v, mg_dp_add(t, v, p.digit[j][c]));
+        /* the route the plan was priced on: SimGrid's (on odd sides the one shortest route) */
+        tr.nseg = (uint8_t)mg_route_network(t, MG_ROUTES_SIMGRID, v, tr.dst, tr.seg);
         tr.sel.flags = MG_SEL_PRED;
         tr.sel.pred = xd_moves;
         tr.sel.pred_arg = x;
@@ -107,7 +125,7 @@ out:
 
 static mg_status xd_closed_form(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
   mg_digit_plan p;
-  int search;
+  int radix, search;
   const mg_model *m = &pb->model;
   mg_status st = xd_check(pb, ps, err);
   if (st != MG_OK) return st;
@@ -115,29 +133,37 @@ static mg_status xd_closed_form(const mg_problem_spec *pb, const mg_params *ps, 
     return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-digits: closed form under contention=shared only");
   if (!mg_topo_is_torus(&pb->topo))
     return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-digits: closed form on tori and rings only");
-  st = xd_search(ps, &search, err);
-  if (st == MG_OK) st = mg_digit_plan_build(&pb->topo, search, &p, err);
+  st = xd_params_of(&pb->topo, ps, &radix, &search, err);
+  if (st == MG_OK) st = mg_digit_plan_build(&pb->topo, radix, search, &p, err);
   if (st != MG_OK) return st;
-  double c = 0, blocks = (double)(pb->topo.N / 3);
+  /* r - 1 messages over 2d out-arcs: ceil((r - 1) / 2d) start-ups one after the other */
+  double c = 0, blocks = (double)(pb->topo.N / (uint32_t)radix);
+  double startups = (double)((radix - 1 + 2 * pb->topo.d - 1) / (2 * pb->topo.d));
   for (int j = 0; j < p.k; j++)
-    c += m->ts + (double)p.hops[j] * m->td + (double)p.load[j] * blocks * pb->bytes * m->tl;
+    c += startups * m->ts + (double)p.hops[j] * m->td + (double)p.load[j] * blocks * pb->bytes * m->tl;
   mg_digit_plan_free(&p);
   *cost = c;
   return MG_OK;
 }
 
 static const mg_param_desc xd_params[] = {
-    {"search", "1", "1: digit sets searched for the least busiest-arc load; 0: the balanced digits (exchange-ternary)"},
+    {"radix", "0",
+     "3: sides powers of three, sets {0, a, b}; 4: sides powers of two and N a power of four, sets of four; 0: 3 "
+     "where every side is a power of three, else 4"},
+    {"search", "1",
+     "1: digit sets searched (or lifted) for the least busiest-arc load; 0: the plain digits (radix 3: the balanced "
+     "digits of exchange-ternary; radix 4: binary digits two at a time)"},
     {NULL, NULL, NULL}};
 
 const mg_algo mg_algo_exchange_digits = {
     .name = "exchange-digits",
     .problem = MG_EXCHANGE,
-    .summary = "Bruck's radix-3 exchange over a factorization of the torus into digit sets {0, a, b} searched for the "
-               "least busiest-arc load: N/3 blocks to v + a and v + b a step",
+    .summary = "Bruck's exchange in radix 3 or 4 over a factorization of the torus into digit sets searched for the "
+               "least busiest-arc load: N/r blocks to v + d for the r - 1 digits d of a step",
     .paper = "after Bruck et al. (TPDS 1997)",
-    .restrictions = "tori, rings, meshes and lines with every side a power of three, up to 3^10 nodes (meshes: the "
-                    "torus twin's sets, wrapping digits the long way); all-port; shared arcs",
+    .restrictions = "tori, rings, meshes and lines with every side a power of three (radix 3) or of two with a power "
+                    "of four nodes (radix 4), up to 65536 nodes (meshes: the torus twin's sets, wrapping digits the "
+                    "long way); all-port; shared arcs",
     .rounding = "none",
     .params = xd_params,
     .needs_shared = 1,
