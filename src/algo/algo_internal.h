@@ -42,6 +42,7 @@ extern const mg_algo mg_algo_exchange_swing;
 extern const mg_algo mg_algo_exchange_ternary;
 extern const mg_algo mg_algo_exchange_digits;
 extern const mg_algo mg_algo_torus_ternary;
+extern const mg_algo mg_algo_torus_digits;
 extern const mg_algo mg_algo_torus_quadrupling;
 extern const mg_algo mg_algo_torus_tiling;
 /* src/algo/exchange/ (issue 16) */

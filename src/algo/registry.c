@@ -37,6 +37,7 @@ static const mg_algo *const registry[] = {
     &mg_algo_torus_doubling,
     &mg_algo_torus_swing,
     &mg_algo_torus_ternary,
+    &mg_algo_torus_digits,
     &mg_algo_torus_quadrupling,
     &mg_algo_torus_tiling,
     &mg_algo_exchange_lines,

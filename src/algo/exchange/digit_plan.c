@@ -426,3 +426,16 @@ void mg_digit_plan_free(mg_digit_plan *p) {
   p->index = NULL;
   p->prefix = NULL;
 }
+
+mg_status mg_digit_plan_params(const mg_topo *t, const mg_params *ps, int *radix, int *search, mg_err *err) {
+  int64_t r = 0, v = 1;
+  mg_status st = mg_param_int(ps, "radix", 0, 0, 4, &r, err);
+  if (st == MG_OK) st = mg_param_int(ps, "search", 1, 0, 1, &v, err);
+  if (st == MG_OK && r == 0) {
+    r = 3;
+    for (int i = 0; i < t->d; i++)
+      if (levels_of(t->n[i], 3, 3) < 1) r = 4;
+  }
+  *radix = (int)r, *search = (int)v;
+  return st;
+}

@@ -40,6 +40,9 @@ mg_status mg_digit_plan_check(const mg_topo *t, int r, const char *algo, mg_err 
  * of the quotient torus's plan. Deterministic. */
 mg_status mg_digit_plan_build(const mg_topo *t, int r, int search, mg_digit_plan *p, mg_err *err);
 void mg_digit_plan_free(mg_digit_plan *p);
+/* The parameters radix (0: 3 where every side is a power of three, else
+ * 4) and search (default 1) of the algorithms on a digit plan. */
+mg_status mg_digit_plan_params(const mg_topo *t, const mg_params *ps, int *radix, int *search, mg_err *err);
 /* Group sum of two node ids (coordinate-wise mod n_i) and difference a - b. */
 uint32_t mg_dp_add(const mg_topo *t, uint32_t a, uint32_t b);
 uint32_t mg_dp_sub(const mg_topo *t, uint32_t a, uint32_t b);

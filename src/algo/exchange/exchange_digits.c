@@ -41,20 +41,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* radix=0 (the default): 3 where every side is a power of three, else 4. */
-static mg_status xd_params_of(const mg_topo *t, const mg_params *ps, int *radix, int *search, mg_err *err) {
-  int64_t r = 0, v = 1;
-  mg_status st = mg_param_int(ps, "radix", 0, 0, 4, &r, err);
-  if (st == MG_OK) st = mg_param_int(ps, "search", 1, 0, 1, &v, err);
-  if (st == MG_OK && r == 0) {
-    r = 3;
-    for (int i = 0, m; i < t->d; i++)
-      if (!mg_is_pow(t->n[i], 3, &m) || t->n[i] < 3) r = 4;
-  }
-  *radix = (int)r, *search = (int)v;
-  return st;
-}
-
 static mg_status xd_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
   int radix, search;
   if (pb->problem != MG_EXCHANGE) return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-digits is an exchange algorithm");
@@ -62,7 +48,7 @@ static mg_status xd_check(const mg_problem_spec *pb, const mg_params *ps, mg_err
     return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-digits does not run on buses");
   if (pb->model.port == MG_PORT_ONE)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-digits sends r - 1 messages a step: all-port");
-  mg_status st = xd_params_of(&pb->topo, ps, &radix, &search, err);
+  mg_status st = mg_digit_plan_params(&pb->topo, ps, &radix, &search, err);
   return st == MG_OK ? mg_digit_plan_check(&pb->topo, radix, "exchange-digits", err) : st;
 }
 
@@ -91,7 +77,7 @@ static mg_status xd_generate(const mg_problem_spec *pb, const mg_params *ps, mg_
   const mg_topo *t = &pb->topo;
   memset(&e, 0, sizeof e);
   mg_status st = xd_check(pb, ps, err);
-  if (st == MG_OK) st = xd_params_of(&pb->topo, ps, &radix, &search, err);
+  if (st == MG_OK) st = mg_digit_plan_params(&pb->topo, ps, &radix, &search, err);
   if (st == MG_OK) st = mg_digit_plan_build(t, radix, search, &p, err);
   if (st != MG_OK) return st;
   xd_ctx *ctx = mg_calloc((uint64_t)t->N * (uint64_t)(radix - 1), sizeof *ctx);
@@ -133,7 +119,7 @@ static mg_status xd_closed_form(const mg_problem_spec *pb, const mg_params *ps, 
     return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-digits: closed form under contention=shared only");
   if (!mg_topo_is_torus(&pb->topo))
     return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-digits: closed form on tori and rings only");
-  st = xd_params_of(&pb->topo, ps, &radix, &search, err);
+  st = mg_digit_plan_params(&pb->topo, ps, &radix, &search, err);
   if (st == MG_OK) st = mg_digit_plan_build(&pb->topo, radix, search, &p, err);
   if (st != MG_OK) return st;
   /* r - 1 messages over 2d out-arcs: ceil((r - 1) / 2d) start-ups one after the other */
