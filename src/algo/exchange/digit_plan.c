@@ -439,3 +439,12 @@ mg_status mg_digit_plan_params(const mg_topo *t, const mg_params *ps, int *radix
   *radix = (int)r, *search = (int)v;
   return st;
 }
+
+const mg_param_desc mg_digit_plan_param_desc[] = {
+    {"radix", "0",
+     "3: sides powers of three, sets {0, a, b}; 4: sides powers of two and N a power of four, sets of four; 0: 3 "
+     "where every side is a power of three, else 4"},
+    {"search", "1",
+     "1: the sets searched (or lifted) for the least busiest-arc load; 0: the plain digits (radix 3: the balanced "
+     "digits of exchange-ternary and torus-ternary; radix 4: binary digits two at a time)"},
+    {NULL, NULL, NULL}};

@@ -114,26 +114,15 @@ static mg_status td_closed_form(const mg_problem_spec *pb, const mg_params *ps, 
   return MG_OK;
 }
 
-static const mg_param_desc td_params[] = {
-    {"radix", "0",
-     "3: sides powers of three, sets {0, a, b}; 4: sides powers of two and N a power of four, sets of four; 0: 3 "
-     "where every side is a power of three, else 4"},
-    {"search", "1",
-     "1: exchange-digits' searched (or lifted) sets; 0: the plain digits (radix 3: torus-ternary's balanced digits; "
-     "radix 4: binary digits two at a time)"},
-    {NULL, NULL, NULL}};
-
 const mg_algo mg_algo_torus_digits = {
     .name = "torus-digits",
     .problem = MG_GOSSIP,
     .summary = "Bruck's allgather in radix 3 or 4 over exchange-digits' searched digit sets, the most loaded "
                "first: everything held to v + d for the r - 1 digits d of a step",
     .paper = "after Bruck et al. (TPDS 1997)",
-    .restrictions = "tori, rings, meshes and lines with every side a power of three (radix 3) or of two with a power "
-                    "of four nodes (radix 4), up to 65536 nodes (meshes: the torus twin's sets, wrapping digits the "
-                    "long way); all-port; shared arcs",
+    .restrictions = MG_DP_RESTRICTIONS,
     .rounding = "none",
-    .params = td_params,
+    .params = mg_digit_plan_param_desc,
     .needs_shared = 1,
     .check = td_check,
     .generate = td_generate,
