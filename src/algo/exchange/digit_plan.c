@@ -91,37 +91,90 @@ static int hops_of(const mg_topo *t, uint32_t a) {
   return h;
 }
 
-/* Adds to cnt[arc] (arc = node * 2d + 2 dim + (dir < 0)) the route of
- * every node v to v + a on SimGrid's routes. */
-static void add_routes(const mg_topo *t, uint32_t a, uint32_t *cnt) {
-  mg_seg seg[MG_MAX_SEGS];
-  uint32_t arcs = 2u * (uint32_t)t->d;
-  for (uint32_t v = 0; v < t->N; v++) {
-    int ns = mg_route_network(t, MG_ROUTES_SIMGRID, v, mg_dp_add(t, v, a), seg);
-    uint32_t x[MG_MAX_DIMS];
-    mg_topo_coords(t, v, x);
-    for (int s = 0; s < ns; s++) {
-      int k = seg[s].dim, dir = seg[s].hops > 0 ? 1 : -1;
-      for (int32_t h = 0; h < (seg[s].hops > 0 ? seg[s].hops : -seg[s].hops); h++) {
-        cnt[mg_topo_id(t, x) * arcs + 2u * (uint32_t)k + (dir < 0)]++;
-        x[k] = (x[k] + t->n[k] + (uint32_t)dir) % t->n[k];
+/* Arc loads are counted on one line per axis. Under dimension order the
+ * axis-i leg of v -> v + a starts at v's own coordinate on axis i (the
+ * axes before it already moved, the ones after not yet) and SimGrid
+ * decides a tie there, so every line along axis i carries the same legs,
+ * one from each position: the load of an axis-i arc is the number of
+ * positions x of one ring (line) of n_i whose leg x -> x + a_i covers it.
+ * Counters: axis i's arcs at [off_i, off_i + 2 n_i), the + arc leaving x at
+ * 2x, the - arc leaving x at 2x + 1; arcs_of(t) of them in all. */
+static uint32_t arcs_of(const mg_topo *t) {
+  uint32_t n = 0;
+  for (int i = 0; i < t->d; i++)
+    n += 2u * t->n[i];
+  return n;
+}
+
+/* Adds 1 to every other counter from position lo to hi - 1 (stride 2,
+ * around the line when wrap), by differences. */
+static void cover(int64_t *diff, uint32_t n, uint32_t lo, uint32_t len, int minus) {
+  uint32_t end = lo + len;
+  if (end <= n) {
+    diff[2 * lo + (uint32_t)minus]++, diff[2 * end + (uint32_t)minus]--;
+  } else {
+    diff[2 * lo + (uint32_t)minus]++, diff[2 * n + (uint32_t)minus]--;
+    diff[(uint32_t)minus]++, diff[2 * (end - n) + (uint32_t)minus]--;
+  }
+}
+
+/* Adds to cnt the legs of every node's message to v + a; diff holds
+ * 2 max(n_i) + 2 scratch counters. */
+static void add_routes(const mg_topo *t, uint32_t a, uint32_t *cnt, int64_t *diff) {
+  uint32_t base = 0;
+  for (int i = 0; i < t->d; i++) {
+    uint32_t n = t->n[i], ai = a / t->stride[i] % n;
+    if (ai) {
+      memset(diff, 0, (2u * n + 2u) * sizeof *diff);
+      for (uint32_t x = 0; x < n; x++) {
+        uint32_t y = (x + ai) % n;
+        int32_t off = t->wrap[i] ? mg_ring_offset_simgrid(n, x, y) : (int32_t)y - (int32_t)x;
+        if (off > 0)
+          cover(diff, n, x, (uint32_t)off, 0); /* + arcs leaving x .. y - 1 */
+        else
+          cover(diff, n, (y + 1) % n, (uint32_t)-off, 1); /* - arcs leaving y + 1 .. x */
+      }
+      int64_t run[2] = {0, 0};
+      for (uint32_t e = 0; e < 2u * n; e++) {
+        run[e % 2] += diff[e];
+        cnt[base + e] += (uint32_t)run[e % 2];
       }
     }
+    base += 2u * n;
   }
 }
 
 /* The busiest arc when every node sends to v + d for the r - 1 nonzero
- * digits d[1..r-1]; scratch holds N * 2d counters. */
-static int load_of(const mg_topo *t, const uint32_t *d, int r, uint32_t *scratch) {
-  uint32_t arcs = t->N * 2u * (uint32_t)t->d;
+ * digits d[1..r-1]; scratch holds arcs_of(t) counters and diff as above. */
+static int load_of(const mg_topo *t, const uint32_t *d, int r, uint32_t *scratch, int64_t *diff) {
+  uint32_t arcs = arcs_of(t);
   memset(scratch, 0, arcs * sizeof *scratch);
   for (int c = 1; c < r; c++)
-    add_routes(t, d[c], scratch);
+    add_routes(t, d[c], scratch, diff);
   int worst = 0;
   for (uint32_t e = 0; e < arcs; e++)
     if (scratch[e] > (uint32_t)worst) worst = (int)scratch[e];
   return worst;
 }
+
+/* Scratch for load_of: counters and differences, one allocation. */
+typedef struct dp_scratch {
+  uint32_t *cnt;
+  int64_t *diff;
+} dp_scratch;
+
+static mg_status scratch_new(const mg_topo *t, dp_scratch *s, mg_err *err) {
+  uint32_t nmax = 0;
+  for (int i = 0; i < t->d; i++)
+    if (t->n[i] > nmax) nmax = t->n[i];
+  s->cnt = mg_calloc(arcs_of(t), sizeof *s->cnt);
+  s->diff = mg_calloc(2u * (uint64_t)nmax + 2u, sizeof *s->diff);
+  if (s->cnt && s->diff) return MG_OK;
+  free(s->cnt), free(s->diff);
+  return mg_fail(err, MG_ERR_NOMEM, "digit plan: out of memory for %u nodes", t->N);
+}
+
+static void scratch_free(dp_scratch *s) { free(s->cnt), free(s->diff); }
 
 /* Sets are compared by key = load * 2^20 + the hops of their digits:
  * the least busiest-arc load, then the fewest hops. */
@@ -132,20 +185,21 @@ typedef struct dp_sets {
   uint32_t d[MG_DP_MAX_STEPS][MG_DP_MAX_RADIX]; /* d[j][0] = 0 */
 } dp_sets;
 
-static uint64_t set_key(const mg_topo *t, const uint32_t *d, int r, uint32_t *scratch) {
+static uint64_t set_key(const mg_topo *t, const uint32_t *d, int r, dp_scratch *scratch) {
   int h = 0;
   for (int c = 1; c < r; c++)
     h += hops_of(t, d[c]);
-  return MG_DP_KEY(load_of(t, d, r, scratch), h);
+  return MG_DP_KEY(load_of(t, d, r, scratch->cnt, scratch->diff), h);
 }
 
 static mg_status sets_key(const mg_topo *t, const dp_sets *s, uint64_t *key, mg_err *err) {
-  uint32_t *scratch = mg_calloc((uint64_t)t->N * 2u * (uint64_t)t->d, sizeof *scratch);
-  if (!scratch) return mg_fail(err, MG_ERR_NOMEM, "digit plan: out of memory for %u nodes", t->N);
+  dp_scratch scratch;
+  mg_status st = scratch_new(t, &scratch, err);
+  if (st != MG_OK) return st;
   *key = 0;
   for (int j = 0; j < s->k; j++)
-    *key += set_key(t, s->d[j], s->r, scratch);
-  free(scratch);
+    *key += set_key(t, s->d[j], s->r, &scratch);
+  scratch_free(&scratch);
   return MG_OK;
 }
 
@@ -240,7 +294,7 @@ static void plain(const mg_topo *t, int r, dp_sets *s) {
  * message by digit a on arc e (add_routes, once per digit). */
 static size_t list_sets(const mg_topo *t, int r, dp_cand *c, uint64_t cut, const uint32_t *vec) {
   size_t nc = 0;
-  uint32_t N = t->N, arcs = t->N * 2u * (uint32_t)t->d, d[MG_DP_MAX_RADIX] = {0};
+  uint32_t N = t->N, arcs = arcs_of(t), d[MG_DP_MAX_RADIX] = {0};
   for (d[1] = 1; d[1] < N; d[1]++)
     for (d[2] = d[1] + 1; d[2] < N; d[2]++)
       for (d[3] = r == 4 ? d[2] + 1 : 0; r == 3 || d[3] < N; d[3]++) {
@@ -276,15 +330,17 @@ static mg_status search(const mg_topo *t, dp_sets *s, mg_err *err) {
   dp_cand *c = mg_calloc(nsets ? nsets : 1, sizeof *c);
   uint32_t *elems = mg_calloc(N, sizeof *elems);
   unsigned char *mark = mg_calloc(N, 1);
-  uint64_t arcs = (uint64_t)N * 2u * (uint64_t)t->d;
+  uint64_t arcs = arcs_of(t);
+  dp_scratch scratch = {NULL, NULL};
   uint32_t *vec = mg_calloc(arcs * (N - 1), sizeof *vec);
   uint32_t *sum = mg_calloc((uint64_t)N * N, sizeof *sum);
-  if (!c || !elems || !mark || !vec || !sum) {
+  if (!c || !elems || !mark || !vec || !sum || scratch_new(t, &scratch, err) != MG_OK) {
     free(c), free(elems), free(mark), free(vec), free(sum);
     return mg_fail(err, MG_ERR_NOMEM, "digit plan: out of memory (%llu candidate sets)", (unsigned long long)nsets);
   }
   for (uint32_t a = 1; a < N; a++)
-    add_routes(t, a, vec + (a - 1) * arcs);
+    add_routes(t, a, vec + (a - 1) * arcs, scratch.diff);
+  scratch_free(&scratch);
   for (uint32_t a = 0; a < N; a++)
     for (uint32_t b = 0; b < N; b++)
       sum[(uint64_t)a * N + b] = mg_dp_add(t, a, b);
@@ -396,8 +452,8 @@ mg_status mg_digit_plan_build(const mg_topo *t, int r, int search_sets, mg_digit
     st = best_sets(t, r, &s, err);
   else
     plain(t, r, &s);
-  uint32_t *scratch = st == MG_OK ? mg_calloc((uint64_t)t->N * 2u * (uint64_t)t->d, sizeof *scratch) : NULL;
-  if (st == MG_OK && !scratch) st = mg_fail(err, MG_ERR_NOMEM, "digit plan: out of memory for %u nodes", t->N);
+  dp_scratch scratch;
+  if (st == MG_OK) st = scratch_new(t, &scratch, err);
   if (st != MG_OK) return st;
   p->r = r, p->k = s.k;
   for (int j = 0; j < p->k; j++) {
@@ -411,10 +467,10 @@ mg_status mg_digit_plan_build(const mg_topo *t, int r, int search_sets, mg_digit
           uint32_t x = d[a];
           d[a] = d[b], d[b] = x;
         }
-    p->load[j] = load_of(t, d, r, scratch);
+    p->load[j] = load_of(t, d, r, scratch.cnt, scratch.diff);
     p->hops[j] = hops_of(t, d[1]);
   }
-  free(scratch);
+  scratch_free(&scratch);
   st = tables(t, p, err);
   if (st != MG_OK) mg_digit_plan_free(p);
   return st;
