@@ -47,7 +47,8 @@ mg_status mg_digit_plan_params(const mg_topo *t, const mg_params *ps, int *radix
 extern const mg_param_desc mg_digit_plan_param_desc[];
 #define MG_DP_RESTRICTIONS                                                                                             \
   "tori, rings, meshes and lines with every side a power of three (radix 3) or of two with a power of four nodes "     \
-  "(radix 4), up to 65536 nodes (meshes: the torus twin's sets, wrapping digits the long way); all-port; shared arcs"
+  "(radix 4), up to 65536 nodes (meshes: a digit that wraps walks the line the long way, the sets searched on those "  \
+  "routes); all-port; shared arcs"
 /* Group sum of two node ids (coordinate-wise mod n_i) and difference a - b. */
 uint32_t mg_dp_add(const mg_topo *t, uint32_t a, uint32_t b);
 uint32_t mg_dp_sub(const mg_topo *t, uint32_t a, uint32_t b);

@@ -28,8 +28,9 @@
  * or circuit, contention=shared, tori; routes named as SimGrid's):
  *   sum_j s ts + hops_j td + load_j (N/r) b tl,  s = ceil((r - 1) / 2d),
  * load_j the messages on step j's busiest arc, hops_j its longest route.
- * Meshes and lines with such sides run the torus twin's sets, a digit
- * that wraps on the torus walking the line the long way (no closed form).
+ * Meshes and lines with such sides run the same group's sets, a digit
+ * that wraps on the torus walking the line the long way, searched on
+ * those routes (no closed form).
  * Restrictions: tori, rings, meshes and lines with every side a power of
  * three (radix 3) or of two with N a power of four (radix 4), up to 65536
  * nodes (the search up to 243 and 64 nodes; beyond, the lift of the

@@ -25,8 +25,9 @@
  * Rounds: k, r - 1 messages per node per round (all-port). Cost (wormhole
  * or circuit, contention=shared, tori; routes named as SimGrid's):
  *   sum_j s ts + hops_j td + load_j r^j b tl,  s = ceil((r - 1) / 2d).
- * Meshes and lines with such sides run the torus twin's sets, a digit
- * that wraps on the torus walking the line the long way (no closed form).
+ * Meshes and lines with such sides run the same group's sets, a digit
+ * that wraps on the torus walking the line the long way, searched on
+ * those routes (no closed form).
  * Restrictions: as exchange-digits (tori, rings, meshes and lines with
  * every side a power of three, or of two with N a power of four, up to
  * 65536 nodes); all-port; shared arcs. Rounding: none.
