@@ -195,9 +195,9 @@ static double least_wire(const mg_model *m, double M) {
  * k..k+w-1, at most w N (one a node a window), make the other N (N - 2^k)
  * copies, so one of them carries at least ceil((N - 2^k)/w) pieces: it
  * starts no earlier than k o, then pays its overhead, ts, one hop's td,
- * the least wire time of its bytes and or. Otherwise a send starts at
- * (k+w) o or later and ends no earlier than (k+w+1) o + ts + td + or +
- * one piece's wire. T >= the smaller, for every k with 2^k < N and w >= 1.
+ * the least wire time of its bytes and or. Otherwise a send that makes a
+ * copy starts at (k+w) o or later and ends no earlier than (k+w+1) o + ts
+ * + td + or + one piece's wire. T >= the smaller, for every k with 2^k < N and w >= 1.
  * On 8x8 at 1 KiB under the calibrated Paragon model (k = 5, w = 1): min(7o
  * + 18.4 us, 6o + 269 us for a 32-KiB message at SMPI's factor 0.74) =
  * 1.768 ms, where the windows-and-arcs term above gives 1.543. */
