@@ -504,3 +504,31 @@ const mg_param_desc mg_digit_plan_param_desc[] = {
      "1: the sets searched (or lifted) for the least busiest-arc load; 0: the plain digits (radix 3: the balanced "
      "digits of exchange-ternary and torus-ternary; radix 4: binary digits two at a time)"},
     {NULL, NULL, NULL}};
+
+mg_status mg_digit_plan_check_algo(const mg_problem_spec *pb, const mg_params *ps, const mg_algo *a, mg_err *err) {
+  int radix, search;
+  if (pb->problem != a->problem)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "%s is %s algorithm", a->name,
+                   a->problem == MG_GOSSIP ? "a gossip" : "an exchange");
+  if (pb->model.switching == MG_SW_BUS) return mg_fail(err, MG_ERR_UNSUPPORTED, "%s does not run on buses", a->name);
+  if (pb->model.port == MG_PORT_ONE)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "%s sends r - 1 messages a step: all-port", a->name);
+  mg_status st = mg_digit_plan_params(&pb->topo, ps, &radix, &search, err);
+  return st == MG_OK ? mg_digit_plan_check(&pb->topo, radix, a->name, err) : st;
+}
+
+mg_status mg_digit_plan_for(const mg_problem_spec *pb, const mg_params *ps, const mg_algo *a, int closed_form,
+                            mg_digit_plan *p, double *startups, mg_err *err) {
+  int radix, search;
+  const mg_model *m = &pb->model;
+  mg_status st = mg_digit_plan_check_algo(pb, ps, a, err);
+  if (st != MG_OK) return st;
+  if (closed_form && (m->contention != MG_CONT_SHARED || m->switching == MG_SW_SAF))
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "%s: closed form under contention=shared only", a->name);
+  if (closed_form && !mg_topo_is_torus(&pb->topo))
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "%s: closed form on tori and rings only", a->name);
+  st = mg_digit_plan_params(&pb->topo, ps, &radix, &search, err);
+  if (st == MG_OK) st = mg_digit_plan_build(&pb->topo, radix, search, p, err);
+  if (st == MG_OK && startups) *startups = (double)((radix - 1 + 2 * pb->topo.d - 1) / (2 * pb->topo.d));
+  return st;
+}

@@ -43,6 +43,14 @@ void mg_digit_plan_free(mg_digit_plan *p);
 /* The parameters radix (0: 3 where every side is a power of three, else
  * 4) and search (default 1) of the algorithms on a digit plan. */
 mg_status mg_digit_plan_params(const mg_topo *t, const mg_params *ps, int *radix, int *search, mg_err *err);
+/* The checks of an algorithm on a digit plan (exchange-digits, torus-digits): its problem, no bus, all-port
+ * (r - 1 messages a step), the parameters, the sides; one-line refusals naming it. */
+mg_status mg_digit_plan_check_algo(const mg_problem_spec *pb, const mg_params *ps, const mg_algo *a, mg_err *err);
+/* Those checks, then the plan of the parameters. closed_form = 1 also asks for what the algorithms'
+ * closed forms need (contention=shared, not saf, on a torus) and sets *startups = ceil((r - 1) / 2d),
+ * a node's start-ups a step one after the other. */
+mg_status mg_digit_plan_for(const mg_problem_spec *pb, const mg_params *ps, const mg_algo *a, int closed_form,
+                            mg_digit_plan *p, double *startups, mg_err *err);
 /* Their descriptors (radix, search) and restrictions. */
 extern const mg_param_desc mg_digit_plan_param_desc[];
 #define MG_DP_RESTRICTIONS                                                                                             \

@@ -43,14 +43,7 @@
 #include <string.h>
 
 static mg_status xd_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
-  int radix, search;
-  if (pb->problem != MG_EXCHANGE) return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-digits is an exchange algorithm");
-  if (pb->model.switching == MG_SW_BUS)
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-digits does not run on buses");
-  if (pb->model.port == MG_PORT_ONE)
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-digits sends r - 1 messages a step: all-port");
-  mg_status st = mg_digit_plan_params(&pb->topo, ps, &radix, &search, err);
-  return st == MG_OK ? mg_digit_plan_check(&pb->topo, radix, "exchange-digits", err) : st;
+  return mg_digit_plan_check_algo(pb, ps, &mg_algo_exchange_digits, err);
 }
 
 /* One message's predicate: step j, digit c (1 .. r - 1), from v. */
@@ -74,13 +67,11 @@ static int xd_moves(uint64_t item, void *arg) {
 static mg_status xd_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
   mg_digit_plan p;
   mg_emit e;
-  int radix, search;
   const mg_topo *t = &pb->topo;
   memset(&e, 0, sizeof e);
-  mg_status st = xd_check(pb, ps, err);
-  if (st == MG_OK) st = mg_digit_plan_params(&pb->topo, ps, &radix, &search, err);
-  if (st == MG_OK) st = mg_digit_plan_build(t, radix, search, &p, err);
+  mg_status st = mg_digit_plan_for(pb, ps, &mg_algo_exchange_digits, 0, &p, NULL, err);
   if (st != MG_OK) return st;
+  int radix = p.r;
   xd_ctx *ctx = mg_calloc((uint64_t)t->N * (uint64_t)(radix - 1), sizeof *ctx);
   if (!ctx) {
     mg_digit_plan_free(&p);
@@ -112,20 +103,11 @@ out:
 
 static mg_status xd_closed_form(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
   mg_digit_plan p;
-  int radix, search;
+  double startups;
   const mg_model *m = &pb->model;
-  mg_status st = xd_check(pb, ps, err);
+  mg_status st = mg_digit_plan_for(pb, ps, &mg_algo_exchange_digits, 1, &p, &startups, err);
   if (st != MG_OK) return st;
-  if (m->contention != MG_CONT_SHARED || m->switching == MG_SW_SAF)
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-digits: closed form under contention=shared only");
-  if (!mg_topo_is_torus(&pb->topo))
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-digits: closed form on tori and rings only");
-  st = mg_digit_plan_params(&pb->topo, ps, &radix, &search, err);
-  if (st == MG_OK) st = mg_digit_plan_build(&pb->topo, radix, search, &p, err);
-  if (st != MG_OK) return st;
-  /* r - 1 messages over 2d out-arcs: ceil((r - 1) / 2d) start-ups one after the other */
-  double c = 0, blocks = (double)(pb->topo.N / (uint32_t)radix);
-  double startups = (double)((radix - 1 + 2 * pb->topo.d - 1) / (2 * pb->topo.d));
+  double c = 0, blocks = (double)(pb->topo.N / (uint32_t)p.r);
   for (int j = 0; j < p.k; j++)
     c += startups * m->ts + (double)p.hops[j] * m->td + (double)p.load[j] * blocks * pb->bytes * m->tl;
   mg_digit_plan_free(&p);

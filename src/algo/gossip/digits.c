@@ -37,21 +37,13 @@
 #include <string.h>
 
 static mg_status td_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
-  int radix, search;
-  if (pb->problem != MG_GOSSIP) return mg_fail(err, MG_ERR_UNSUPPORTED, "torus-digits is a gossip algorithm");
-  if (pb->model.switching == MG_SW_BUS) return mg_fail(err, MG_ERR_UNSUPPORTED, "torus-digits does not run on buses");
-  if (pb->model.port == MG_PORT_ONE)
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "torus-digits sends r - 1 messages a step: all-port");
-  mg_status st = mg_digit_plan_params(&pb->topo, ps, &radix, &search, err);
-  return st == MG_OK ? mg_digit_plan_check(&pb->topo, radix, "torus-digits", err) : st;
+  return mg_digit_plan_check_algo(pb, ps, &mg_algo_torus_digits, err);
 }
 
 /* The plan's sets, most loaded first (then the longer routes first). */
-static mg_status td_plan(const mg_problem_spec *pb, const mg_params *ps, mg_digit_plan *p, int order[], mg_err *err) {
-  int radix, search;
-  mg_status st = td_check(pb, ps, err);
-  if (st == MG_OK) st = mg_digit_plan_params(&pb->topo, ps, &radix, &search, err);
-  if (st == MG_OK) st = mg_digit_plan_build(&pb->topo, radix, search, p, err);
+static mg_status td_plan(const mg_problem_spec *pb, const mg_params *ps, int closed_form, mg_digit_plan *p, int order[],
+                         double *startups, mg_err *err) {
+  mg_status st = mg_digit_plan_for(pb, ps, &mg_algo_torus_digits, closed_form, p, startups, err);
   if (st != MG_OK) return st;
   for (int j = 0; j < p->k; j++)
     order[j] = j;
@@ -69,7 +61,7 @@ static mg_status td_generate(const mg_problem_spec *pb, const mg_params *ps, mg_
   int order[MG_DP_MAX_STEPS];
   const mg_topo *t = &pb->topo;
   memset(&e, 0, sizeof e);
-  mg_status st = td_plan(pb, ps, &p, order, err);
+  mg_status st = td_plan(pb, ps, 0, &p, order, NULL, err);
   if (st != MG_OK) return st;
   MG_CHECK(mg_emit_begin(&e, sink, pb, "torus-digits", ps, 1, 0, p.k, err));
   for (int s = 0; s < p.k; s++) {
@@ -94,17 +86,11 @@ out:
 static mg_status td_closed_form(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
   mg_digit_plan p;
   int order[MG_DP_MAX_STEPS];
+  double startups;
   const mg_model *m = &pb->model;
-  mg_status st = td_check(pb, ps, err);
+  mg_status st = td_plan(pb, ps, 1, &p, order, &startups, err);
   if (st != MG_OK) return st;
-  if (m->contention != MG_CONT_SHARED || m->switching == MG_SW_SAF)
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "torus-digits: closed form under contention=shared only");
-  if (!mg_topo_is_torus(&pb->topo))
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "torus-digits: closed form on tori and rings only");
-  st = td_plan(pb, ps, &p, order, err);
-  if (st != MG_OK) return st;
-  /* r - 1 messages over 2d out-arcs: ceil((r - 1) / 2d) start-ups one after the other */
-  double c = 0, held = 1, startups = (double)((p.r - 1 + 2 * pb->topo.d - 1) / (2 * pb->topo.d));
+  double c = 0, held = 1;
   for (int s = 0; s < p.k; s++) {
     int j = order[s];
     c += startups * m->ts + (double)p.hops[j] * m->td + (double)p.load[j] * held * pb->bytes * m->tl;
