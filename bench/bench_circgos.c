@@ -40,7 +40,7 @@ int main(int argc, char **argv) {
       double bc = -1;
       if (ns[i] <= brute_max) {
         for (uint32_t a = 2; a <= ns[i]; a++)
-          for (uint32_t b = a / 2 ? a / 2 : 1; b <= a / 2 + 40 && b <= 2 * ns[i]; b++)
+          for (uint32_t b = 1; b <= a / 2 + 40 && b <= 2 * ns[i]; b++)
             for (int skip = 0; skip < 2; skip++) {
               char spec[96];
               const mg_algo *al;

@@ -191,7 +191,7 @@ static void test_table1(void **state) {
   assert_int_equal(d->build(&t, NULL, NULL), MG_OK);
   static const double paper[16] = {40,  100, 318,  1318, 120, 239,  594,  2013,
                                    337, 565, 1251, 3248, 936, 1377, 2707, 6264};
-  static const double ours[16] = {39, 113, 313, 1313, 120, 252, 620, 2020, 338, 570, 1396, 3303, 928, 1384, 2860, 6638};
+  static const double ours[16] = {39, 99, 313, 1313, 120, 251, 620, 2020, 338, 561, 1396, 3303, 923, 1380, 2860, 6638};
   static const double with_paper_ab[16] = {39,  117, 317,  1317, 120,  300,  633,  2033,
                                            654, 683, 1419, 3343, 1403, 1774, 3357, 6913};
   int tuned = 0, given = 0, at_or_below = 0;
@@ -223,7 +223,7 @@ static void test_table1(void **state) {
   }
   assert_int_equal(tuned, 16);
   assert_int_equal(given, 16);
-  assert_int_equal(at_or_below, 5);
+  assert_int_equal(at_or_below, 7);
   mg_table_free(&t);
 }
 
@@ -257,7 +257,7 @@ static void test_corollary1(void **state) {
   assert_int_equal(d->build(&t, NULL, NULL), MG_OK);
   assert_int_equal(t.n, 15);
   assert_string_equal(t.cells[5].algorithm, "circgos");
-  assert_float_equal(t.cells[5].simulated, 1384, 1e-9); /* r = 10 */
+  assert_float_equal(t.cells[5].simulated, 1380, 1e-9); /* r = 10 */
   assert_float_equal(t.cells[3].simulated, 4004, 1e-9);
   mg_table_free(&t);
 }
@@ -274,7 +274,7 @@ static void test_tune_matches_sweep(void **state) {
       mg_problem_spec pb = th_paper(MG_GOSSIP, topos[ti], rs[ri]);
       double sweep = INFINITY;
       for (uint32_t a = 2; a <= 27; a++)
-        for (uint32_t b = a / 2 ? a / 2 : 1; b <= a / 2 + 16; b++)
+        for (uint32_t b = 1; b <= a / 2 + 16; b++)
           for (int skip = 0; skip < 2; skip++) {
             double c = cost_of(topos[ti], rs[ri], "circgos:a=%u,b=%u,skip=%d", a, b, skip);
             if (c < sweep) sweep = c;

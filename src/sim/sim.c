@@ -243,8 +243,11 @@ static mg_status sim_round(void *ctx, mg_round *rd, mg_err *err) {
   s->round_max_items = 0;
   mg_pricer_begin(&s->pricer, rd->index);
   if (s->async) mg_async_begin(&s->clock);
-  for (size_t i = 0; i < rd->n; i++)
+  for (size_t i = 0; i < rd->n; i++) {
+    if (s->info.problem == MG_GOSSIP && i + MG_PREFETCH_AHEAD < rd->n)
+      mg_gossip_prefetch(s, &rd->t[i + MG_PREFETCH_AHEAD]);
     MG_CHECK(mg_sim_transfer(s, rd, i, err));
+  }
   MG_CHECK(mg_pricer_end(&s->pricer, &pr, err));
   if (s->async) MG_CHECK(mg_async_end(&s->clock, &s->pricer, err));
   MG_CHECK(mg_sim_book_round(s, rd, &pr, err));

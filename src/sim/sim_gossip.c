@@ -70,24 +70,26 @@ static void mask_items(mg_sim *s, uint64_t lo, uint64_t hi) {
 }
 
 mg_status mg_gossip_alloc(mg_sim *s, mg_err *err) {
-  uint64_t N = s->N, W = mg_words(s->nloc), rows;
+  uint64_t N = s->N, W = mg_words(s->nloc), rows, dw;
   s->W = W;
-  if (!mg_mul_ok(2 * N, W, &rows)) return mg_fail(err, MG_ERR_TOO_LARGE, "gossip state overflows");
+  s->DW = mg_words((W + 7) / 8);
+  if (!mg_mul_ok(2 * N, W, &rows) || !mg_mul_ok(N, s->DW, &dw))
+    return mg_fail(err, MG_ERR_TOO_LARGE, "gossip state overflows");
   s->pool = mg_calloc(rows, sizeof(uint64_t));
+  if (s->pool) mg_advise_huge(s->pool, rows * sizeof(uint64_t));
   s->cur = mg_calloc(N, sizeof(uint64_t *));
   s->nxt = mg_calloc(N, sizeof(uint64_t *));
+  s->dirty = mg_calloc(dw, sizeof(uint64_t));
   s->touched = mg_calloc(N, sizeof(int64_t));
   s->dlo = mg_calloc(N, sizeof(uint64_t));
   s->dhi = mg_calloc(N, sizeof(uint64_t));
   s->touched_list = mg_calloc(N, sizeof(uint32_t));
   s->sel = mg_calloc(W, sizeof(uint64_t));
-  s->sel_lo = 0;
-  s->sel_hi = W;
   s->mask = mg_calloc(W, sizeof(uint64_t));
   s->mask_lo = s->mask_hi = 0;
   s->piece_mask = mg_calloc(s->info.pieces, sizeof(uint64_t *));
-  if (!s->pool || !s->cur || !s->nxt || !s->touched || !s->dlo || !s->dhi || !s->touched_list || !s->sel || !s->mask ||
-      !s->piece_mask)
+  if (!s->pool || !s->cur || !s->nxt || !s->dirty || !s->touched || !s->dlo || !s->dhi || !s->touched_list || !s->sel ||
+      !s->mask || !s->piece_mask)
     return mg_fail(err, MG_ERR_NOMEM, "cannot allocate the gossip state (%llu nodes)", (unsigned long long)N);
   for (uint64_t v = 0; v < N; v++) {
     s->cur[v] = s->pool + v * W;
@@ -108,32 +110,120 @@ void mg_gossip_free(mg_sim *s) {
   free(s->pool);
   free(s->cur);
   free(s->nxt);
+  free(s->dirty);
   free(s->touched);
   free(s->dlo);
   free(s->dhi);
   free(s->touched_list);
   free(s->sel);
   free(s->mask);
+  mg_ranges_free(&s->run);
+  mg_ranges_free(&s->scope);
+  mg_ranges_free(&s->tmp);
+  mg_ranges_free(&s->tmp2);
   if (s->piece_mask)
     for (uint32_t p = 0; p < s->info.pieces; p++)
       free(s->piece_mask[p]);
   free(s->piece_mask);
   for (int i = 0; i < s->ncolor; i++)
     free(s->color[i].bits);
+  for (int i = 0; i < s->ncrange; i++)
+    mg_ranges_free(&s->crange[i].r);
   free(s->arrival);
   free(s->arrival_dim);
 }
 
-static void and_into(uint64_t *a, const uint64_t *b, uint64_t W) {
-  for (uint64_t w = 0; w < W; w++)
-    a[w] &= b[w];
+/* Word-run helpers: sel is zero outside s->run, so every filter, the
+ * count and the delivery touch those words only. */
+static void and_runs(const mg_sim *s, const uint64_t *m) {
+  const mg_ranges *r = &s->run;
+  for (size_t j = 0; j < r->n; j++)
+    for (uint64_t w = r->v[2 * j]; w < r->v[2 * j + 1]; w++)
+      s->sel[w] &= m[w];
 }
 
-static uint64_t popcount_row(const uint64_t *a, uint64_t W) {
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+/* The popcnt instruction where the CPU has it: without -mpopcnt the
+ * compiler calls a library routine for every word. */
+__attribute__((target("popcnt"))) static uint64_t popcount_hw(const uint64_t *a, uint64_t n) {
   uint64_t c = 0;
-  for (uint64_t w = 0; w < W; w++)
+  for (uint64_t w = 0; w < n; w++)
     c += (uint64_t)__builtin_popcountll(a[w]);
   return c;
+}
+#define MG_HAVE_POPCNT() __builtin_cpu_supports("popcnt")
+#else
+#define popcount_hw(a, n) 0
+#define MG_HAVE_POPCNT()  0
+#endif
+
+static uint64_t popcount_words(const uint64_t *a, uint64_t n) {
+  if (MG_HAVE_POPCNT()) return popcount_hw(a, n);
+  uint64_t c = 0;
+  for (uint64_t w = 0; w < n; w++)
+    c += (uint64_t)__builtin_popcountll(a[w]);
+  return c;
+}
+
+static uint64_t popcount_runs(const mg_sim *s) {
+  uint64_t c = 0;
+  for (size_t j = 0; j < s->run.n; j++)
+    c += popcount_words(s->sel + s->run.v[2 * j], s->run.v[2 * j + 1] - s->run.v[2 * j]);
+  return c;
+}
+
+/* Clears the bits of sel outside the bit runs r (sorted). */
+static void keep_ranges(mg_sim *s, const mg_ranges *r) {
+  size_t k = 0;
+  for (size_t j = 0; j < s->run.n; j++)
+    for (uint64_t w = s->run.v[2 * j]; w < s->run.v[2 * j + 1]; w++) {
+      uint64_t b0 = w * 64, b1 = b0 + 64, keep = 0;
+      while (k < r->n && r->v[2 * k + 1] <= b0)
+        k++;
+      for (size_t q = k; q < r->n && r->v[2 * q] < b1; q++) {
+        uint64_t lo = r->v[2 * q] > b0 ? r->v[2 * q] - b0 : 0;
+        uint64_t hi = r->v[2 * q + 1] < b1 ? r->v[2 * q + 1] - b0 : 64;
+        keep |= (hi - lo == 64 ? ~(uint64_t)0 : (((uint64_t)1 << (hi - lo)) - 1) << lo);
+      }
+      s->sel[w] &= keep;
+    }
+}
+
+/* sel := held over the bit runs r, and its word runs (runs less than four
+ * words apart merge: the words between them are zero in sel). */
+static mg_status fill_ranges(mg_sim *s, const uint64_t *held, const mg_ranges *r, mg_err *err) {
+  mg_ranges *wr = &s->run;
+  wr->n = 0;
+  for (size_t j = 0; j < r->n; j++) {
+    uint64_t lo = r->v[2 * j], hi = r->v[2 * j + 1];
+    if (lo >= hi) continue;
+    uint64_t wl = lo >> 6, wh = (hi - 1) >> 6;
+    uint64_t ml = ~(uint64_t)0 << (lo & 63), mh = ~(uint64_t)0 >> (63 - ((hi - 1) & 63));
+    if (wl == wh) {
+      s->sel[wl] |= held[wl] & ml & mh;
+    } else {
+      s->sel[wl] |= held[wl] & ml;
+      if (wh > wl + 1) memcpy(s->sel + wl + 1, held + wl + 1, (wh - wl - 1) * sizeof(uint64_t));
+      s->sel[wh] |= held[wh] & mh;
+    }
+    if (wr->n && wl <= wr->v[2 * wr->n - 1] + 4) {
+      if (wh + 1 > wr->v[2 * wr->n - 1]) wr->v[2 * wr->n - 1] = wh + 1;
+      continue;
+    }
+    if (2 * (wr->n + 1) > wr->cap && !mg_grow((void **)&wr->v, &wr->cap, 2 * (wr->n + 1), sizeof *wr->v))
+      return mg_fail(err, MG_ERR_NOMEM, "out of memory for a transfer's word runs");
+    wr->v[2 * wr->n] = wl;
+    wr->v[2 * wr->n + 1] = wh + 1;
+    wr->n++;
+  }
+  return MG_OK;
+}
+
+/* Zeroes sel over the last transfer's word runs. */
+static void sel_clear(mg_sim *s) {
+  for (size_t j = 0; j < s->run.n; j++)
+    memset(s->sel + s->run.v[2 * j], 0, (s->run.v[2 * j + 1] - s->run.v[2 * j]) * sizeof(uint64_t));
+  s->run.n = 0;
 }
 
 /* Items of piece p of every origin (white/black pieces of TORGOS, the
@@ -196,86 +286,27 @@ static const uint64_t *color_mask(mg_sim *s, const mg_selector *sel) {
   return bits;
 }
 
-/* Items whose origin lies in the box, into the scratch mask: runs along
- * dimension 0; the mask's written words are the box's window. */
-static void box_mask(mg_sim *s, const mg_box *box) {
-  const mg_topo *t = &s->info.topo;
-  uint32_t P = s->info.pieces;
-  uint32_t len[MG_MAX_DIMS] = {0}, idx[MG_MAX_DIMS] = {0};
-  mask_clear(s);
-  for (int k = 0; k < t->d; k++)
-    len[k] = (box->len[k] == 0 || box->len[k] > t->n[k]) ? t->n[k] : box->len[k];
-  for (;;) {
-    uint32_t x[MG_MAX_DIMS];
-    for (int k = 1; k < t->d; k++)
-      x[k] = (box->lo[k] % t->n[k] + idx[k]) % t->n[k];
-    x[0] = 0;
-    uint64_t base = mg_topo_id(t, x);
-    uint32_t lo = box->lo[0] % t->n[0], l = len[0];
-    uint32_t first = lo + l <= t->n[0] ? l : t->n[0] - lo;
-    mask_items(s, (base + lo) * P, (base + lo + first) * P);
-    if (first < l) mask_items(s, base * P, (base + (l - first)) * P);
-    int k = 1;
-    for (; k < t->d; k++) {
-      if (++idx[k] < len[k]) break;
-      idx[k] = 0;
-    }
-    if (k >= t->d) break;
-  }
-}
-
-/* The words of the row a transfer can touch: all of them, unless an
- * origin range that does not wrap narrows them (Approach 1 and the
- * pipelined algorithms send a few packets out of a long row). */
-static void window(const mg_sim *s, const mg_selector *sel, uint64_t *lo, uint64_t *hi) {
-  *lo = 0;
-  *hi = s->W;
-  if ((sel->flags & MG_SEL_ORIGIN_RANGE) && !(sel->flags & MG_SEL_LIST)) {
-    uint64_t N = s->N, P = s->info.pieces, a = sel->range_lo % N, len = sel->range_len > N ? N : sel->range_len;
-    if (len > 0 && a + len <= N) {
-      /* the range's items this state keeps, in its bit numbering */
-      uint64_t il = a * P > s->ibase ? a * P : s->ibase, ih = (a + len) * P, e = s->ibase + s->nloc;
-      if (ih > e) ih = e;
-      if (il >= ih) {
-        *lo = *hi = 0;
-        return;
-      }
-      *lo = (il - s->ibase) >> 6;
-      *hi = mg_words(ih - s->ibase);
-    }
-  }
-}
-
 /* Resolves transfer i against the sender's row at the round's start: the
  * held items (or the explicit list, each id checked: in range, held, not
  * listed twice), narrowed by every filter the selector sets, in the order
  * box, piece, colour, origin range, arrival, predicate, minus receiver.
- * The result is left in s->sel for delivery and the hook. */
+ * Without a list, the box, the origin range and a colour of one axis are
+ * the bit runs the copy starts from (gossip_scope.c); the other filters
+ * work on the words of those runs. The result is left in s->sel. */
 mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t v, uint64_t *nitems, mg_err *err) {
   const mg_selector *sel = &tr->sel;
-  uint64_t *out = s->sel, wlo, whi;
   const uint64_t *held = s->cur[tr->src];
   int64_t r = s->rep.rounds;
-  window(s, sel, &wlo, &whi);
-  /* a box narrows the window to the words its runs reach */
-  int boxed = (sel->flags & MG_SEL_BOX) && !(sel->flags & MG_SEL_LIST);
-  if (boxed) {
-    box_mask(s, &sel->box);
-    if (s->mask_lo > wlo) wlo = s->mask_lo;
-    if (s->mask_hi < whi) whi = s->mask_hi;
-    if (wlo >= whi) wlo = whi = 0;
-  }
-  /* words outside the window stay zero between transfers */
-  if (s->sel_lo != wlo || s->sel_hi != whi) {
-    if (s->sel_lo < s->sel_hi) memset(out + s->sel_lo, 0, (s->sel_hi - s->sel_lo) * sizeof(uint64_t));
-    s->sel_lo = wlo;
-    s->sel_hi = whi;
-  }
-  uint64_t n = whi - wlo;
-  out += wlo;
-  held += wlo;
-  if (sel->flags & MG_SEL_LIST) {
-    memset(out, 0, n * sizeof(uint64_t));
+  int list = (sel->flags & MG_SEL_LIST) != 0, color_done = 0;
+  mg_status st = MG_OK;
+  sel_clear(s);
+  if (list) {
+    s->run.n = 0;
+    if (!mg_grow((void **)&s->run.v, &s->run.cap, 2, sizeof *s->run.v))
+      return mg_fail(err, MG_ERR_NOMEM, "out of memory for a transfer's word runs");
+    s->run.v[0] = 0;
+    s->run.v[1] = s->W;
+    s->run.n = 1;
     for (size_t j = 0; j < sel->list_len; j++) {
       uint64_t it = sel->list[j];
       s->vsub = (int64_t)j;
@@ -286,7 +317,7 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
       /* another shard's item: its owner checks it */
       if (it - s->ibase >= s->nloc) continue;
       uint64_t li = it - s->ibase;
-      if (!bit_get(s->cur[tr->src], li))
+      if (!bit_get(held, li))
         return mg_sim_violate(s, err, MG_RULE_NOT_HELD, (int64_t)i, -1, tr->src, (int64_t)it,
                               "round %lld transfer %zu: node %u sends item %llu it does not hold", (long long)r, i,
                               tr->src, (unsigned long long)it);
@@ -297,39 +328,55 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
       bit_set(s->sel, li);
     }
     s->vsub = MG_VSUB_SELECT;
-  } else {
-    memcpy(out, held, n * sizeof(uint64_t));
   }
-  if (boxed) and_into(out, s->mask + wlo, n);
+  if ((sel->flags & MG_SEL_PIECE) && sel->piece >= s->info.pieces)
+    return mg_sim_violate(s, err, MG_RULE_SELECTOR, (int64_t)i, -1, tr->src, -1,
+                          "round %lld transfer %zu: piece %u out of range (P = %u)", (long long)r, i, sel->piece,
+                          s->info.pieces);
+  if ((sel->flags & MG_SEL_COLOR) && (sel->color_m == 0 || sel->color_c >= sel->color_m))
+    return mg_sim_violate(s, err, MG_RULE_SELECTOR, (int64_t)i, -1, tr->src, -1,
+                          "round %lld transfer %zu: colour %u mod %u is not a colour", (long long)r, i, sel->color_c,
+                          sel->color_m);
+  if (!list) {
+    /* the runs the copy starts from */
+    mg_ranges *sc = &s->scope;
+    if (sel->flags & MG_SEL_BOX)
+      st = mg_scope_box(s, &sel->box, sc, err);
+    else if (sel->flags & MG_SEL_ORIGIN_RANGE)
+      st = mg_scope_origins(s, sel->range_lo, sel->range_len, sc, err);
+    else
+      st = mg_scope_all(s, sc, err);
+    if (st == MG_OK && (sel->flags & MG_SEL_BOX) && (sel->flags & MG_SEL_ORIGIN_RANGE) &&
+        (st = mg_scope_origins(s, sel->range_lo, sel->range_len, &s->tmp, err)) == MG_OK) {
+      st = mg_scope_meet(sc, &s->tmp, &s->tmp2, err);
+      sc = &s->tmp2;
+    }
+    const mg_ranges *cr = NULL;
+    if (st == MG_OK && (sel->flags & MG_SEL_COLOR) && mg_scope_color(s, sel, &cr, err, &st)) {
+      mg_ranges *o = sc == &s->tmp2 ? &s->tmp : &s->tmp2;
+      if ((st = mg_scope_meet(sc, cr, o, err)) == MG_OK) sc = o;
+      color_done = 1;
+    }
+    if (st != MG_OK) return st;
+    if ((st = fill_ranges(s, held, sc, err)) != MG_OK) return st;
+  }
+  if (list && (sel->flags & MG_SEL_BOX)) {
+    if ((st = mg_scope_box(s, &sel->box, &s->tmp, err)) != MG_OK) return st;
+    keep_ranges(s, &s->tmp);
+  }
   if (sel->flags & MG_SEL_PIECE) {
-    if (sel->piece >= s->info.pieces)
-      return mg_sim_violate(s, err, MG_RULE_SELECTOR, (int64_t)i, -1, tr->src, -1,
-                            "round %lld transfer %zu: piece %u out of range (P = %u)", (long long)r, i, sel->piece,
-                            s->info.pieces);
     const uint64_t *m = piece_mask(s, sel->piece);
     if (!m) return mg_fail(err, MG_ERR_NOMEM, "out of memory for a piece mask");
-    and_into(out, m + wlo, n);
+    and_runs(s, m);
   }
-  if (sel->flags & MG_SEL_COLOR) {
-    if (sel->color_m == 0 || sel->color_c >= sel->color_m)
-      return mg_sim_violate(s, err, MG_RULE_SELECTOR, (int64_t)i, -1, tr->src, -1,
-                            "round %lld transfer %zu: colour %u mod %u is not a colour", (long long)r, i, sel->color_c,
-                            sel->color_m);
+  if ((sel->flags & MG_SEL_COLOR) && !color_done) {
     const uint64_t *m = color_mask(s, sel);
     if (!m) return mg_fail(err, MG_ERR_NOMEM, "out of memory for a colour mask");
-    and_into(out, m + wlo, n);
+    and_runs(s, m);
   }
-  if ((sel->flags & MG_SEL_BOX) && !boxed) {
-    box_mask(s, &sel->box);
-    and_into(out, s->mask + wlo, n);
-  }
-  if (sel->flags & MG_SEL_ORIGIN_RANGE) {
-    uint64_t N = s->N, P = s->info.pieces, lo = sel->range_lo % N, len = sel->range_len > N ? N : sel->range_len;
-    mask_clear(s);
-    uint64_t first = lo + len <= N ? len : N - lo;
-    mask_items(s, lo * P, (lo + first) * P);
-    if (first < len) mask_items(s, 0, (len - first) * P);
-    and_into(out, s->mask + wlo, n);
+  if (list && (sel->flags & MG_SEL_ORIGIN_RANGE)) {
+    if ((st = mg_scope_origins(s, sel->range_lo, sel->range_len, &s->tmp, err)) != MG_OK) return st;
+    keep_ranges(s, &s->tmp);
   }
   if (sel->flags & MG_SEL_ARRIVAL) {
     if (!s->arrival)
@@ -338,80 +385,134 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
                             i);
     const uint32_t *arr = s->arrival + (uint64_t)tr->src * s->nloc;
     const uint8_t *ad = s->arrival_dim + (uint64_t)tr->src * s->nloc;
-    for (uint64_t it = wlo * 64; it < s->nloc && it < whi * 64; it++) {
-      if (!bit_get(s->sel, it)) continue;
-      int64_t got = (int64_t)arr[it] - 1; /* -1: held from the start */
-      int ok = got >= sel->r0 && got <= sel->r1 && (sel->arr_dim < 0 || (got >= 0 && ad[it] == sel->arr_dim));
-      if (!ok) s->sel[it >> 6] &= ~((uint64_t)1 << (it & 63));
-    }
+    for (size_t j = 0; j < s->run.n; j++)
+      for (uint64_t w = s->run.v[2 * j]; w < s->run.v[2 * j + 1]; w++)
+        for (uint64_t x = s->sel[w]; x; x &= x - 1) {
+          uint64_t it = w * 64 + (uint64_t)__builtin_ctzll(x);
+          int64_t got = (int64_t)arr[it] - 1; /* -1: held from the start */
+          int ok = got >= sel->r0 && got <= sel->r1 && (sel->arr_dim < 0 || (got >= 0 && ad[it] == sel->arr_dim));
+          if (!ok) s->sel[w] &= ~((uint64_t)1 << (it & 63));
+        }
   }
   if (sel->flags & MG_SEL_PRED) {
     if (!sel->pred)
       return mg_sim_violate(s, err, MG_RULE_SELECTOR, (int64_t)i, -1, tr->src, -1,
                             "round %lld transfer %zu: no predicate", (long long)r, i);
-    for (uint64_t it = wlo * 64; it < s->nloc && it < whi * 64; it++)
-      if (bit_get(s->sel, it) && !sel->pred(it + s->ibase, sel->pred_arg))
-        s->sel[it >> 6] &= ~((uint64_t)1 << (it & 63));
+    for (size_t j = 0; j < s->run.n; j++)
+      for (uint64_t w = s->run.v[2 * j]; w < s->run.v[2 * j + 1]; w++)
+        for (uint64_t x = s->sel[w]; x; x &= x - 1) {
+          uint64_t it = w * 64 + (uint64_t)__builtin_ctzll(x);
+          if (!sel->pred(it + s->ibase, sel->pred_arg)) s->sel[w] &= ~((uint64_t)1 << (it & 63));
+        }
   }
   if (sel->flags & MG_SEL_MINUS_DST) {
     if (v == MG_NONE)
       return mg_sim_violate(s, err, MG_RULE_SELECTOR, (int64_t)i, -1, tr->src, -1,
                             "round %lld transfer %zu: 'minus receiver' has no single receiver on a bus", (long long)r,
                             i);
-    const uint64_t *have = s->cur[v] + wlo;
-    for (uint64_t w = 0; w < n; w++)
-      out[w] &= ~have[w];
+    const uint64_t *have = s->cur[v];
+    for (size_t j = 0; j < s->run.n; j++)
+      for (uint64_t w = s->run.v[2 * j]; w < s->run.v[2 * j + 1]; w++)
+        s->sel[w] &= ~have[w];
   }
-  *nitems = popcount_row(out, n);
+  *nitems = popcount_runs(s);
   return MG_OK;
 }
 
 /* Delivers s->sel to v's delivery row, so that what v receives now is not
- * visible to any transfer of this round (v's sends read s->cur). Arrival
- * rounds and the dimension they came by are kept for the arrival selector. */
+ * visible to any transfer of this round (v's sends read s->cur); the blocks
+ * of 8 words written are marked dirty for the round's end. Arrival rounds
+ * and the dimension they came by are kept for the arrival selector. */
 mg_status mg_gossip_deliver(mg_sim *s, uint32_t v, int via, mg_err *err) {
   (void)err;
   int64_t r = s->rep.rounds;
-  uint64_t lo = s->sel_lo, hi = s->sel_hi;
-  if (lo >= hi) return MG_OK;
+  const mg_ranges *wr = &s->run;
+  if (wr->n == 0) return MG_OK;
+  uint64_t dlo = (wr->v[0] >> 3) >> 6, dhi = ((wr->v[2 * wr->n - 1] - 1) >> 3 >> 6) + 1;
   if (s->touched[v] != r) {
     s->touched[v] = r;
     s->touched_list[s->ntouched++] = v;
-    s->dlo[v] = lo;
-    s->dhi[v] = hi;
+    s->dlo[v] = dlo;
+    s->dhi[v] = dhi;
   } else {
-    if (lo < s->dlo[v]) s->dlo[v] = lo;
-    if (hi > s->dhi[v]) s->dhi[v] = hi;
+    if (dlo < s->dlo[v]) s->dlo[v] = dlo;
+    if (dhi > s->dhi[v]) s->dhi[v] = dhi;
   }
-  uint64_t *row = s->nxt[v];
-  if (s->arrival) {
-    const uint64_t *held = s->cur[v];
-    uint32_t *arr = s->arrival + (uint64_t)v * s->nloc;
-    uint8_t *ad = s->arrival_dim + (uint64_t)v * s->nloc;
-    for (uint64_t w = lo; w < hi; w++) {
-      uint64_t fresh = s->sel[w] & ~row[w] & ~held[w];
-      while (fresh) {
-        uint64_t it = w * 64 + (uint64_t)__builtin_ctzll(fresh);
-        fresh &= fresh - 1;
-        arr[it] = (uint32_t)(r + 1);
-        ad[it] = (uint8_t)via;
+  uint64_t *row = s->nxt[v], *dirty = s->dirty + (uint64_t)v * s->DW;
+  for (size_t j = 0; j < wr->n; j++) {
+    uint64_t lo = wr->v[2 * j], hi = wr->v[2 * j + 1];
+    if (s->arrival) {
+      const uint64_t *held = s->cur[v];
+      uint32_t *arr = s->arrival + (uint64_t)v * s->nloc;
+      uint8_t *ad = s->arrival_dim + (uint64_t)v * s->nloc;
+      for (uint64_t w = lo; w < hi; w++) {
+        uint64_t fresh = s->sel[w] & ~row[w] & ~held[w];
+        while (fresh) {
+          uint64_t it = w * 64 + (uint64_t)__builtin_ctzll(fresh);
+          fresh &= fresh - 1;
+          arr[it] = (uint32_t)(r + 1);
+          ad[it] = (uint8_t)via;
+        }
       }
     }
+    for (uint64_t w = lo; w < hi; w++)
+      row[w] |= s->sel[w];
+    for (uint64_t blk = lo >> 3; blk <= (hi - 1) >> 3; blk++)
+      dirty[blk >> 6] |= (uint64_t)1 << (blk & 63);
   }
-  for (uint64_t w = lo; w < hi; w++)
-    row[w] |= s->sel[w];
   return MG_OK;
 }
 
+/* Transfer tr comes a few transfers later: the rows it will read and
+ * write are fetched now. A transfer of a few words costs the cache misses
+ * on the sender's row, the receiver's delivery row and its dirty bits, at
+ * random places of a state of gigabytes; fetched ahead, they overlap. Only
+ * the first word of a box (its corner) or an origin range is fetched. */
+void mg_gossip_prefetch(const mg_sim *s, const mg_transfer *tr) {
+  const mg_selector *sel = &tr->sel;
+  const mg_topo *t = &s->info.topo;
+  uint64_t it;
+  if (tr->src >= s->N || tr->dst >= s->N || (sel->flags & MG_SEL_LIST)) return;
+  if (sel->flags & MG_SEL_BOX) {
+    uint64_t o = 0;
+    for (int k = 0; k < t->d; k++)
+      o += (uint64_t)(sel->box.lo[k] % t->n[k]) * t->stride[k];
+    it = o * s->info.pieces;
+  } else if (sel->flags & MG_SEL_ORIGIN_RANGE) {
+    it = (uint64_t)(sel->range_lo % s->N) * s->info.pieces;
+  } else {
+    return;
+  }
+  if (it < s->ibase || it - s->ibase >= s->nloc) return;
+  uint64_t w = (it - s->ibase) >> 6;
+  __builtin_prefetch(s->cur[tr->src] + w, 0);
+  __builtin_prefetch(s->nxt[tr->dst] + w, 1);
+  __builtin_prefetch(s->dirty + (uint64_t)tr->dst * s->DW + (w >> 9), 1);
+  __builtin_prefetch(s->touched + tr->dst, 1);
+}
+
 /* The round ends: what every receiving node got joins what it holds, over
- * the words the round wrote, and its delivery row is zero again. */
+ * the dirty blocks of its delivery row, and the row is zero again. */
 void mg_gossip_end_round(mg_sim *s) {
   for (size_t k = 0; k < s->ntouched; k++) {
     uint32_t v = s->touched_list[k];
-    uint64_t *held = s->cur[v], *got = s->nxt[v];
-    for (uint64_t w = s->dlo[v]; w < s->dhi[v]; w++) {
-      held[w] |= got[w];
-      got[w] = 0;
+    if (k + 4 < s->ntouched) {
+      uint32_t u = s->touched_list[k + 4];
+      __builtin_prefetch(s->dirty + (uint64_t)u * s->DW + s->dlo[u], 1);
+      __builtin_prefetch(s->cur[u] + (s->dlo[u] << 9), 1);
+      __builtin_prefetch(s->nxt[u] + (s->dlo[u] << 9), 1);
+    }
+    if (k + 8 < s->ntouched) __builtin_prefetch(s->dlo + s->touched_list[k + 8], 0);
+    uint64_t *held = s->cur[v], *got = s->nxt[v], *dirty = s->dirty + (uint64_t)v * s->DW;
+    for (uint64_t d = s->dlo[v]; d < s->dhi[v]; d++) {
+      for (uint64_t x = dirty[d]; x; x &= x - 1) {
+        uint64_t w0 = ((d << 6) + (uint64_t)__builtin_ctzll(x)) << 3, w1 = w0 + 8 < s->W ? w0 + 8 : s->W;
+        for (uint64_t w = w0; w < w1; w++) {
+          held[w] |= got[w];
+          got[w] = 0;
+        }
+      }
+      dirty[d] = 0;
     }
   }
   s->ntouched = 0;

@@ -32,6 +32,20 @@ typedef struct mg_color_mask {
 
 #define MG_COLOR_CACHE 512
 
+/* Sorted, disjoint runs [v[2i], v[2i+1]) of a gossip state's local bits
+ * (gossip_scope.c). */
+typedef struct mg_ranges {
+  uint64_t *v;
+  size_t n, cap;
+} mg_ranges;
+
+/* A colour that depends on one axis, as runs (gossip_scope.c). */
+typedef struct mg_color_ranges {
+  int32_t w[MG_MAX_DIMS];
+  uint32_t m, c;
+  mg_ranges r;
+} mg_color_ranges;
+
 struct mg_sim {
   mg_sim_opts opts;
   mg_schedule_info info;
@@ -44,21 +58,28 @@ struct mg_sim {
   double item_bytes;
 
   /* gossip: rows of held items (bitsets) and, per row, what the round
-   * delivered so far (zero outside [dlo, dhi) of a touched row) */
+   * delivered so far (zero outside the blocks of 8 words its dirty bits
+   * mark; dlo, dhi bound the dirty words of a touched row) */
   uint64_t W;
   uint64_t *pool;
   uint64_t **cur, **nxt;
-  uint64_t *dlo, *dhi; /* the words of nxt[v] this round wrote */
+  uint64_t DW;         /* dirty words a row: one bit per block of 8 words */
+  uint64_t *dirty;     /* N * DW */
+  uint64_t *dlo, *dhi; /* the dirty words of row v this round wrote */
   int64_t *touched;    /* round in which nxt[v] was opened */
   uint32_t *touched_list;
   size_t ntouched;
-  uint64_t *sel; /* the current transfer's items; zero outside [sel_lo, sel_hi) */
-  uint64_t sel_lo, sel_hi;
+  uint64_t *sel;   /* the current transfer's items; zero outside its word runs */
+  mg_ranges run;   /* the word runs of sel */
+  mg_ranges scope; /* the bit runs the current transfer can reach */
+  mg_ranges tmp, tmp2;
   uint64_t *mask; /* scratch mask; zero outside [mask_lo, mask_hi) */
   uint64_t mask_lo, mask_hi;
   uint64_t **piece_mask;
   mg_color_mask color[MG_COLOR_CACHE];
   int ncolor;
+  mg_color_ranges crange[MG_COLOR_CACHE];
+  int ncrange;
   uint32_t *arrival;    /* optional: round+1 of first receipt, 0 = initial */
   uint8_t *arrival_dim; /* dim, or 100+bus */
 
@@ -138,6 +159,17 @@ mg_status mg_rule_route(mg_sim *s, const mg_transfer *tr, size_t i, const mg_seg
 mg_status mg_rule_port(mg_sim *s, size_t i, uint32_t node, int send, mg_err *err);
 mg_status mg_rule_bus(mg_sim *s, const mg_transfer *tr, size_t i, uint64_t *nitems, mg_err *err);
 
+/* gossip_scope.c: the bit runs of all kept items, of a box of origins, of
+ * an origin range, of a colour of one axis (returns 0 when that colour is
+ * not runs, or on error with *st set; the runs are cached), and the meet of
+ * two run lists. */
+void mg_ranges_free(mg_ranges *r);
+mg_status mg_scope_all(const mg_sim *s, mg_ranges *r, mg_err *err);
+mg_status mg_scope_box(const mg_sim *s, const mg_box *box, mg_ranges *r, mg_err *err);
+mg_status mg_scope_origins(const mg_sim *s, uint32_t range_lo, uint32_t range_len, mg_ranges *r, mg_err *err);
+int mg_scope_color(mg_sim *s, const mg_selector *sel, const mg_ranges **out, mg_err *err, mg_status *st);
+mg_status mg_scope_meet(const mg_ranges *a, const mg_ranges *b, mg_ranges *out, mg_err *err);
+
 /* gossip */
 mg_status mg_gossip_alloc(mg_sim *s, mg_err *err);
 void mg_gossip_free(mg_sim *s);
@@ -147,6 +179,9 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
 /* Delivers s->sel to v (into the end-of-round state). */
 mg_status mg_gossip_deliver(mg_sim *s, uint32_t v, int via, mg_err *err);
 void mg_gossip_end_round(mg_sim *s);
+/* Fetches into the cache what a later transfer of the round will touch. */
+void mg_gossip_prefetch(const mg_sim *s, const mg_transfer *tr);
+#define MG_PREFETCH_AHEAD 8
 mg_status mg_gossip_check_complete(mg_sim *s, mg_err *err);
 
 /* exchange */

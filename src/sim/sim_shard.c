@@ -214,8 +214,11 @@ mg_status mg_shard_round(mg_sim *s, mg_round *rd, mg_err *err) {
   st = reserve(s, rd->n, err);
   /* resolve: this shard's items of every transfer, up to its first
    * violation */
-  for (size_t i = 0; i < rd->n && st == MG_OK; i++)
+  for (size_t i = 0; i < rd->n && st == MG_OK; i++) {
+    if (s->info.problem == MG_GOSSIP && i + MG_PREFETCH_AHEAD < rd->n)
+      mg_gossip_prefetch(s, &rd->t[i + MG_PREFETCH_AHEAD]);
     st = mg_sim_transfer(s, rd, i, err);
+  }
   for (size_t i = r->noted; i < rd->n; i++)
     r->counts[i] = 0;
   MG_CHECK(agree(s, rd->index, st, r->counts, rd->n, key, err));

@@ -110,8 +110,13 @@ static mg_status add_circgos(mg_table *out, const mg_sim_opts *opts, int i, int 
     /* skip=1 drops what a receiver already holds, round by round: no
      * closed form counts that; Lemma 6 as printed is for b <= a/2 and a
      * phase 3 without the journal version's packets, so it is only a note */
-    snprintf(c.note, sizeof c.note, "no closed form with skip=1; Lemma 6 as printed with the tuned (a,b): %.6g",
-             lemma6);
+    if (isnan(lemma6))
+      snprintf(c.note, sizeof c.note,
+               "no closed form with skip=1; Lemma 6 as printed has no value at the tuned (a,b) (2b - a + 2 < 1: "
+               "its last gaps hold fewer than a nodes)");
+    else
+      snprintf(c.note, sizeof c.note, "no closed form with skip=1; Lemma 6 as printed with the tuned (a,b): %.6g",
+               lemma6);
   }
   if (c.simulated > c.paper)
     snprintf(c.note + strlen(c.note), sizeof c.note - strlen(c.note), "; above the paper: docs/paper-notes.md");

@@ -26,6 +26,10 @@ static inline int mg_add_ok(uint64_t a, uint64_t b, uint64_t *r) { return !__bui
 
 /* calloc of n*size with overflow check; NULL on failure. */
 void *mg_calloc(uint64_t n, uint64_t size);
+/* Asks the kernel to back a large block with huge pages (Linux THP in
+ * madvise mode): the simulator's state rows are read at random, one TLB
+ * miss a row otherwise. A hint only. */
+void mg_advise_huge(void *p, uint64_t bytes);
 /* Grows *p to hold at least need elements of size; doubles capacity. */
 int mg_grow(void **p, size_t *cap, size_t need, size_t size);
 

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,6 +33,18 @@ void *mg_calloc(uint64_t n, uint64_t size) {
   if (!mg_mul_ok(n, size, &total) || total > (uint64_t)SIZE_MAX) return NULL;
   if (n == 0 || size == 0) return calloc(1, 1);
   return calloc((size_t)n, (size_t)size);
+}
+
+void mg_advise_huge(void *p, uint64_t bytes) {
+#if defined(MADV_HUGEPAGE)
+  /* only the whole 2 MiB pages inside the block; a hint: failure is harmless */
+  const uintptr_t huge = (uintptr_t)2 << 20;
+  uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1), e = ((uintptr_t)p + bytes) & ~(huge - 1);
+  if (bytes >= 4 * huge && a < e) (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+  (void)p;
+  (void)bytes;
+#endif
 }
 
 int mg_grow(void **p, size_t *cap, size_t need, size_t size) {

@@ -467,9 +467,14 @@ static mg_status cg_closed_form(const mg_problem_spec *pb, const mg_params *ps, 
   return MG_OK;
 }
 
-/* Candidates for `tune`: every a in 2..n and b from max(1, floor(a/2))
- * up to floor(a/2) + 2 sqrt(n a) + 8 (the per-round cost
- * b (r + n/(2b-a+2)) grows past that), ranked by the exact step count of
+/* Candidates for `tune`: every a in 2..n and b from 1 up to floor(a/2) +
+ * 2 sqrt(n a) + 8. Juurlink, Rao, Sibeyn take b >= floor(a/2), what a full
+ * gap of a - 1 new bridgeheads needs; but a round whose gaps hold fewer
+ * nodes than a (the last, when n is not a power of a, or a > sqrt(n))
+ * fills them in fewer steps, so smaller b pay: ring:27 at r = 10 with
+ * (9, 1), 99 against the best b >= 4 (113) and the paper's 100. The upper
+ * end: the per-round cost b (r + n/(2b-a+2)) grows past it. Ranked by the
+ * exact step count of
  * cg_estimate; the best few are generated and verified, and again with
  * the refinement when one of their rounds carries a single packet (only
  * then does every transfer of a step shrink), plus CIRCGOS(3, 1) with it
@@ -504,7 +509,7 @@ static mg_status cg_candidates(const mg_problem_spec *pb, mg_status (*visit)(voi
     cg_cfg c = {.n = n, .wrap = pb->topo.wrap[0], .a = a, .b = 1, .k = 0, .skip = 0};
     cg_geom g;
     if ((st = cg_walk(&c, &g, NULL, err)) != MG_OK) return st;
-    uint32_t b0 = a / 2 ? a / 2 : 1;
+    uint32_t b0 = 1;
     uint32_t b1 = g.rounds ? b0 + (uint32_t)(2 * sqrt((double)n * a)) + 8 : b0;
     if (b1 > 4 * n + 4) b1 = 4 * n + 4; /* the range cg_params accepts */
     for (uint32_t b = b0; b <= b1; b++) {
