@@ -103,8 +103,11 @@ mg_status mg_scope_origins(const mg_sim *s, uint32_t range_lo, uint32_t range_le
   return add_items(s, r, lo * P, (lo + first) * P, err);
 }
 
-/* The one axis a colour depends on, if its classes are runs of at least a
- * word (axis k >= 1: x_k fixed is stride[k] consecutive origins); else -1. */
+/* The one axis a colour depends on, if its classes are worth walking as
+ * runs: runs of a word or more (axis k >= 1 with stride[k] P >= 64), or a
+ * sparse class (at most a quarter of the axis: TORGOS's black pieces keep
+ * one column in s_j, 1 in 81 on a 729 x 729 torus, which a mask over the
+ * whole row would pay for in full); else -1. */
 static int color_axis(const mg_sim *s, const mg_selector *sel) {
   const mg_topo *t = &s->info.topo;
   int axis = -1;
@@ -113,43 +116,53 @@ static int color_axis(const mg_sim *s, const mg_selector *sel) {
       if (axis >= 0) return -1;
       axis = k;
     }
-  if (axis < 1 || (uint64_t)t->stride[axis] * s->info.pieces < 64) return -1;
-  return axis;
+  if (axis < 0) return -1;
+  if ((uint64_t)t->stride[axis] * s->info.pieces >= 64) return axis;
+  uint32_t in = 0;
+  for (uint32_t x = 0; x < t->n[axis]; x++) {
+    int64_t col = ((int64_t)sel->color_w[axis] * (int64_t)x) % (int64_t)sel->color_m;
+    if (col < 0) col += sel->color_m;
+    in += (uint32_t)col == sel->color_c;
+  }
+  return (uint64_t)in * 4 <= t->n[axis] ? axis : -1;
 }
 
 int mg_scope_color(mg_sim *s, const mg_selector *sel, const mg_ranges **out, mg_err *err, mg_status *st) {
   *st = MG_OK;
-  int k = color_axis(s, sel);
-  if (k < 0) return 0;
   for (int i = 0; i < s->ncrange; i++) {
     mg_color_ranges *c = &s->crange[i];
     if (c->m == sel->color_m && c->c == sel->color_c && !memcmp(c->w, sel->color_w, sizeof c->w)) {
       *out = &c->r;
-      return 1;
+      return c->runs;
     }
   }
   if (s->ncrange >= MG_COLOR_CACHE) return 0; /* the masks take over */
+  int k = color_axis(s, sel);
   mg_color_ranges *c = &s->crange[s->ncrange];
   memset(c, 0, sizeof *c);
-  const mg_topo *t = &s->info.topo;
-  uint64_t P = s->info.pieces, span = t->stride[k], slab = span * t->n[k];
-  int64_t w = sel->color_w[k], m = sel->color_m;
-  for (uint64_t hi = 0; hi < t->N && *st == MG_OK; hi += slab)
-    for (uint32_t x = 0; x < t->n[k] && *st == MG_OK; x++) {
-      int64_t col = (w * (int64_t)x) % m;
-      if (col < 0) col += m;
-      if ((uint32_t)col == sel->color_c) *st = add_items(s, &c->r, (hi + x * span) * P, (hi + (x + 1) * span) * P, err);
-    }
-  if (*st != MG_OK) {
-    mg_ranges_free(&c->r);
-    return 0;
-  }
   memcpy(c->w, sel->color_w, sizeof c->w);
   c->m = sel->color_m;
   c->c = sel->color_c;
+  c->runs = k >= 0;
+  if (k >= 0) {
+    const mg_topo *t = &s->info.topo;
+    uint64_t P = s->info.pieces, span = t->stride[k], slab = span * t->n[k];
+    int64_t w = sel->color_w[k], m = sel->color_m;
+    for (uint64_t hi = 0; hi < t->N && *st == MG_OK; hi += slab)
+      for (uint32_t x = 0; x < t->n[k] && *st == MG_OK; x++) {
+        int64_t col = (w * (int64_t)x) % m;
+        if (col < 0) col += m;
+        if ((uint32_t)col == sel->color_c)
+          *st = add_items(s, &c->r, (hi + x * span) * P, (hi + (x + 1) * span) * P, err);
+      }
+    if (*st != MG_OK) {
+      mg_ranges_free(&c->r);
+      return 0;
+    }
+  }
   s->ncrange++;
   *out = &c->r;
-  return 1;
+  return c->runs;
 }
 
 mg_status mg_scope_meet(const mg_ranges *a, const mg_ranges *b, mg_ranges *out, mg_err *err) {

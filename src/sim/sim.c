@@ -21,7 +21,12 @@ mg_status mg_sim_state_bytes(const mg_schedule_info *info, uint64_t *bytes, mg_e
     if (info->pieces == 0) return mg_fail(err, MG_ERR_INVALID, "pieces must be at least 1");
     if (!mg_mul_ok(N, info->pieces, &items)) goto over;
     W = mg_words(items);
-    if (!mg_mul_ok(2 * N, W, &rows) || !mg_mul_ok(rows, 8, &b)) goto over;
+    /* the rows, and for the round's deliveries a slot (4 B) and a dirty
+     * bit per block of 8 words; the pool of delivered blocks grows with
+     * what a round delivers, within the limit (sim_gossip.c) */
+    if (!mg_mul_ok(N, W, &rows) || !mg_mul_ok(rows, 8, &b) ||
+        !mg_mul_ok(N, (W + 7) / 8 * 4 + 8 * mg_words((W + 7) / 8), &x) || !mg_add_ok(b, x, &b))
+      goto over;
     if (info->flags & MG_SCHED_TRACK_ARRIVAL) {
       if (!mg_mul_ok(N, items, &x) || !mg_mul_ok(x, 5, &x) || !mg_add_ok(b, x, &b)) goto over;
     }
@@ -81,6 +86,7 @@ static mg_status sim_begin_state(void *ctx, const mg_schedule_info *info, mg_err
     s->nt = s->N;
   }
   s->item_bytes = info->problem == MG_GOSSIP ? info->bytes / info->pieces : info->bytes;
+  s->need = need;
   MG_CHECK(info->problem == MG_GOSSIP ? mg_gossip_alloc(s, err) : mg_exchange_alloc(s, err));
   s->nslots = mg_topo_arc_slots(&info->topo);
   s->arc_stamp = mg_calloc(s->nslots, sizeof(uint32_t));

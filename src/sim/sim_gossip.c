@@ -70,15 +70,16 @@ static void mask_items(mg_sim *s, uint64_t lo, uint64_t hi) {
 }
 
 mg_status mg_gossip_alloc(mg_sim *s, mg_err *err) {
-  uint64_t N = s->N, W = mg_words(s->nloc), rows, dw;
+  uint64_t N = s->N, W = mg_words(s->nloc), rows, dw, sl;
   s->W = W;
-  s->DW = mg_words((W + 7) / 8);
-  if (!mg_mul_ok(2 * N, W, &rows) || !mg_mul_ok(N, s->DW, &dw))
+  s->NB = (W + 7) / 8;
+  s->DW = mg_words(s->NB);
+  if (!mg_mul_ok(N, W, &rows) || !mg_mul_ok(N, s->DW, &dw) || !mg_mul_ok(N, s->NB, &sl))
     return mg_fail(err, MG_ERR_TOO_LARGE, "gossip state overflows");
   s->pool = mg_calloc(rows, sizeof(uint64_t));
   if (s->pool) mg_advise_huge(s->pool, rows * sizeof(uint64_t));
   s->cur = mg_calloc(N, sizeof(uint64_t *));
-  s->nxt = mg_calloc(N, sizeof(uint64_t *));
+  s->slot = mg_calloc(sl, sizeof(uint32_t));
   s->dirty = mg_calloc(dw, sizeof(uint64_t));
   s->touched = mg_calloc(N, sizeof(int64_t));
   s->dlo = mg_calloc(N, sizeof(uint64_t));
@@ -88,12 +89,11 @@ mg_status mg_gossip_alloc(mg_sim *s, mg_err *err) {
   s->mask = mg_calloc(W, sizeof(uint64_t));
   s->mask_lo = s->mask_hi = 0;
   s->piece_mask = mg_calloc(s->info.pieces, sizeof(uint64_t *));
-  if (!s->pool || !s->cur || !s->nxt || !s->dirty || !s->touched || !s->dlo || !s->dhi || !s->touched_list || !s->sel ||
-      !s->mask || !s->piece_mask)
+  if (!s->pool || !s->cur || !s->slot || !s->dirty || !s->touched || !s->dlo || !s->dhi || !s->touched_list ||
+      !s->sel || !s->mask || !s->piece_mask)
     return mg_fail(err, MG_ERR_NOMEM, "cannot allocate the gossip state (%llu nodes)", (unsigned long long)N);
   for (uint64_t v = 0; v < N; v++) {
     s->cur[v] = s->pool + v * W;
-    s->nxt[v] = s->pool + (N + v) * W;
     s->touched[v] = -1;
     /* initially node v holds its own P pieces */
     set_items(s, s->cur[v], v * s->info.pieces, (v + 1) * s->info.pieces);
@@ -103,13 +103,24 @@ mg_status mg_gossip_alloc(mg_sim *s, mg_err *err) {
     s->arrival_dim = mg_calloc(N * s->nloc, 1);
     if (!s->arrival || !s->arrival_dim) return mg_fail(err, MG_ERR_NOMEM, "cannot allocate arrival tracking");
   }
+  /* the pool takes what the memory limit leaves beside the state */
+  uint64_t limit = s->opts.mem_limit ? s->opts.mem_limit : mg_phys_mem() / 4 * 3;
+  s->pool_limit = (uint64_t)UINT32_MAX - 1;
+  if (limit) {
+    uint64_t room = limit > s->need ? (limit - s->need) / (8 * sizeof(uint64_t)) : 0;
+    if (room < MG_POOL_CHUNK) room = MG_POOL_CHUNK;
+    if (room < s->pool_limit) s->pool_limit = room;
+  }
   return MG_OK;
 }
 
 void mg_gossip_free(mg_sim *s) {
   free(s->pool);
   free(s->cur);
-  free(s->nxt);
+  free(s->slot);
+  for (size_t c = 0; c < s->nchunk; c++)
+    free(s->chunk[c]);
+  free(s->chunk);
   free(s->dirty);
   free(s->touched);
   free(s->dlo);
@@ -189,8 +200,8 @@ static void keep_ranges(mg_sim *s, const mg_ranges *r) {
     }
 }
 
-/* sel := held over the bit runs r, and its word runs (runs less than four
- * words apart merge: the words between them are zero in sel). */
+/* sel := held over the bit runs r, and its word runs (runs that share or
+ * touch a word merge). */
 static mg_status fill_ranges(mg_sim *s, const uint64_t *held, const mg_ranges *r, mg_err *err) {
   mg_ranges *wr = &s->run;
   wr->n = 0;
@@ -206,7 +217,7 @@ static mg_status fill_ranges(mg_sim *s, const uint64_t *held, const mg_ranges *r
       if (wh > wl + 1) memcpy(s->sel + wl + 1, held + wl + 1, (wh - wl - 1) * sizeof(uint64_t));
       s->sel[wh] |= held[wh] & mh;
     }
-    if (wr->n && wl <= wr->v[2 * wr->n - 1] + 4) {
+    if (wr->n && wl <= wr->v[2 * wr->n - 1]) {
       if (wh + 1 > wr->v[2 * wr->n - 1]) wr->v[2 * wr->n - 1] = wh + 1;
       continue;
     }
@@ -419,12 +430,38 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
   return MG_OK;
 }
 
-/* Delivers s->sel to v's delivery row, so that what v receives now is not
- * visible to any transfer of this round (v's sends read s->cur); the blocks
- * of 8 words written are marked dirty for the round's end. Arrival rounds
- * and the dimension they came by are kept for the arrival selector. */
+/* The pool block of v's deliveries for block b, made (zero) on first
+ * use; NULL when the round's deliveries outgrow the memory limit or
+ * memory runs out (err says which). */
+static uint64_t *pool_block(mg_sim *s, uint32_t v, uint64_t b, mg_err *err) {
+  uint32_t *sl = &s->slot[(uint64_t)v * s->NB + b];
+  if (*sl) return s->chunk[(*sl - 1) / MG_POOL_CHUNK] + ((*sl - 1) % MG_POOL_CHUNK) * 8;
+  uint64_t i = s->pool_used, c = i / MG_POOL_CHUNK;
+  if (i >= s->pool_limit) {
+    mg_fail(err, MG_ERR_TOO_LARGE, "round %lld delivers more than the memory limit leaves for it (%.2f GiB)",
+            (long long)s->rep.rounds, (double)s->pool_limit * 64 / (1u << 30));
+    return NULL;
+  }
+  if (c >= s->nchunk) {
+    if (!mg_grow((void **)&s->chunk, &s->capchunk, c + 1, sizeof *s->chunk) ||
+        !(s->chunk[c] = malloc(MG_POOL_CHUNK * 8 * sizeof(uint64_t)))) {
+      mg_fail(err, MG_ERR_NOMEM, "out of memory for round %lld's deliveries", (long long)s->rep.rounds);
+      return NULL;
+    }
+    s->nchunk = c + 1;
+  }
+  uint64_t *blk = s->chunk[c] + (i % MG_POOL_CHUNK) * 8;
+  memset(blk, 0, 8 * sizeof(uint64_t));
+  *sl = (uint32_t)(i + 1);
+  s->pool_used++;
+  s->dirty[(uint64_t)v * s->DW + (b >> 6)] |= (uint64_t)1 << (b & 63);
+  return blk;
+}
+
+/* Delivers s->sel to v: into the pool, so that what v receives now is not
+ * visible to any transfer of this round (v's sends read s->cur). Arrival
+ * rounds and the dimension they came by are kept for the arrival selector. */
 mg_status mg_gossip_deliver(mg_sim *s, uint32_t v, int via, mg_err *err) {
-  (void)err;
   int64_t r = s->rep.rounds;
   const mg_ranges *wr = &s->run;
   if (wr->n == 0) return MG_OK;
@@ -438,27 +475,30 @@ mg_status mg_gossip_deliver(mg_sim *s, uint32_t v, int via, mg_err *err) {
     if (dlo < s->dlo[v]) s->dlo[v] = dlo;
     if (dhi > s->dhi[v]) s->dhi[v] = dhi;
   }
-  uint64_t *row = s->nxt[v], *dirty = s->dirty + (uint64_t)v * s->DW;
+  const uint64_t *held = s->cur[v];
   for (size_t j = 0; j < wr->n; j++) {
     uint64_t lo = wr->v[2 * j], hi = wr->v[2 * j + 1];
-    if (s->arrival) {
-      const uint64_t *held = s->cur[v];
-      uint32_t *arr = s->arrival + (uint64_t)v * s->nloc;
-      uint8_t *ad = s->arrival_dim + (uint64_t)v * s->nloc;
-      for (uint64_t w = lo; w < hi; w++) {
-        uint64_t fresh = s->sel[w] & ~row[w] & ~held[w];
-        while (fresh) {
-          uint64_t it = w * 64 + (uint64_t)__builtin_ctzll(fresh);
-          fresh &= fresh - 1;
-          arr[it] = (uint32_t)(r + 1);
-          ad[it] = (uint8_t)via;
-        }
+    for (uint64_t b = lo >> 3; b <= (hi - 1) >> 3; b++) {
+      uint64_t w0 = b * 8 > lo ? b * 8 : lo, w1 = b * 8 + 8 < hi ? b * 8 + 8 : hi, any = 0;
+      for (uint64_t w = w0; w < w1; w++)
+        any |= s->sel[w];
+      if (!any) continue;
+      uint64_t *got = pool_block(s, v, b, err);
+      if (!got) return err ? MG_ERR_TOO_LARGE : MG_ERR_NOMEM;
+      got -= b * 8;
+      if (s->arrival) {
+        uint32_t *arr = s->arrival + (uint64_t)v * s->nloc;
+        uint8_t *ad = s->arrival_dim + (uint64_t)v * s->nloc;
+        for (uint64_t w = w0; w < w1; w++)
+          for (uint64_t fresh = s->sel[w] & ~got[w] & ~held[w]; fresh; fresh &= fresh - 1) {
+            uint64_t it = w * 64 + (uint64_t)__builtin_ctzll(fresh);
+            arr[it] = (uint32_t)(r + 1);
+            ad[it] = (uint8_t)via;
+          }
       }
+      for (uint64_t w = w0; w < w1; w++)
+        got[w] |= s->sel[w];
     }
-    for (uint64_t w = lo; w < hi; w++)
-      row[w] |= s->sel[w];
-    for (uint64_t blk = lo >> 3; blk <= (hi - 1) >> 3; blk++)
-      dirty[blk >> 6] |= (uint64_t)1 << (blk & 63);
   }
   return MG_OK;
 }
@@ -486,13 +526,13 @@ void mg_gossip_prefetch(const mg_sim *s, const mg_transfer *tr) {
   if (it < s->ibase || it - s->ibase >= s->nloc) return;
   uint64_t w = (it - s->ibase) >> 6;
   __builtin_prefetch(s->cur[tr->src] + w, 0);
-  __builtin_prefetch(s->nxt[tr->dst] + w, 1);
+  __builtin_prefetch(s->slot + (uint64_t)tr->dst * s->NB + (w >> 3), 1);
   __builtin_prefetch(s->dirty + (uint64_t)tr->dst * s->DW + (w >> 9), 1);
   __builtin_prefetch(s->touched + tr->dst, 1);
 }
 
-/* The round ends: what every receiving node got joins what it holds, over
- * the dirty blocks of its delivery row, and the row is zero again. */
+/* The round ends: what every receiving node got joins what it holds,
+ * block by dirty block, and the pool is empty again. */
 void mg_gossip_end_round(mg_sim *s) {
   for (size_t k = 0; k < s->ntouched; k++) {
     uint32_t v = s->touched_list[k];
@@ -500,22 +540,24 @@ void mg_gossip_end_round(mg_sim *s) {
       uint32_t u = s->touched_list[k + 4];
       __builtin_prefetch(s->dirty + (uint64_t)u * s->DW + s->dlo[u], 1);
       __builtin_prefetch(s->cur[u] + (s->dlo[u] << 9), 1);
-      __builtin_prefetch(s->nxt[u] + (s->dlo[u] << 9), 1);
     }
     if (k + 8 < s->ntouched) __builtin_prefetch(s->dlo + s->touched_list[k + 8], 0);
-    uint64_t *held = s->cur[v], *got = s->nxt[v], *dirty = s->dirty + (uint64_t)v * s->DW;
+    uint64_t *held = s->cur[v], *dirty = s->dirty + (uint64_t)v * s->DW;
+    uint32_t *slot = s->slot + (uint64_t)v * s->NB;
     for (uint64_t d = s->dlo[v]; d < s->dhi[v]; d++) {
       for (uint64_t x = dirty[d]; x; x &= x - 1) {
-        uint64_t w0 = ((d << 6) + (uint64_t)__builtin_ctzll(x)) << 3, w1 = w0 + 8 < s->W ? w0 + 8 : s->W;
-        for (uint64_t w = w0; w < w1; w++) {
-          held[w] |= got[w];
-          got[w] = 0;
-        }
+        uint64_t b = (d << 6) + (uint64_t)__builtin_ctzll(x), i = slot[b] - 1;
+        const uint64_t *got = s->chunk[i / MG_POOL_CHUNK] + (i % MG_POOL_CHUNK) * 8;
+        uint64_t w0 = b << 3, n = w0 + 8 < s->W ? 8 : s->W - w0;
+        for (uint64_t w = 0; w < n; w++)
+          held[w0 + w] |= got[w];
+        slot[b] = 0;
       }
       dirty[d] = 0;
     }
   }
   s->ntouched = 0;
+  s->pool_used = 0;
 }
 
 /* Gossip is complete when every node holds all N*P items; otherwise the

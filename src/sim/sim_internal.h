@@ -31,6 +31,7 @@ typedef struct mg_color_mask {
 } mg_color_mask;
 
 #define MG_COLOR_CACHE 512
+#define MG_POOL_CHUNK  ((uint64_t)1 << 15)
 
 /* Sorted, disjoint runs [v[2i], v[2i+1]) of a gossip state's local bits
  * (gossip_scope.c). */
@@ -43,6 +44,7 @@ typedef struct mg_ranges {
 typedef struct mg_color_ranges {
   int32_t w[MG_MAX_DIMS];
   uint32_t m, c;
+  int runs; /* 0: the class is left to the masks */
   mg_ranges r;
 } mg_color_ranges;
 
@@ -54,19 +56,27 @@ struct mg_sim {
   size_t cap_round_costs;
   double t0;
   uint32_t N;
+  uint64_t need;   /* the state's bytes, as checked against the limit */
   uint64_t nitems; /* gossip: N*P; exchange: N*N */
   double item_bytes;
 
-  /* gossip: rows of held items (bitsets) and, per row, what the round
-   * delivered so far (zero outside the blocks of 8 words its dirty bits
-   * mark; dlo, dhi bound the dirty words of a touched row) */
+  /* gossip: rows of held items (bitsets); what a round delivers waits in
+   * a pool of blocks of 8 words until the round's end (a transfer reads
+   * the state at the round's start): slot[v * NB + b] is 1 + the pool
+   * block that holds block b of v's deliveries, 0 none; the dirty bits
+   * list them, dlo and dhi bound the dirty words of a touched row. */
   uint64_t W;
   uint64_t *pool;
-  uint64_t **cur, **nxt;
-  uint64_t DW;         /* dirty words a row: one bit per block of 8 words */
-  uint64_t *dirty;     /* N * DW */
-  uint64_t *dlo, *dhi; /* the dirty words of row v this round wrote */
-  int64_t *touched;    /* round in which nxt[v] was opened */
+  uint64_t **cur;
+  uint64_t NB;     /* blocks of 8 words a row */
+  uint32_t *slot;  /* N * NB */
+  uint64_t DW;     /* dirty words a row: one bit a block */
+  uint64_t *dirty; /* N * DW */
+  uint64_t *dlo, *dhi;
+  uint64_t **chunk; /* the delivery pool, MG_POOL_CHUNK blocks a chunk */
+  size_t nchunk, capchunk;
+  uint64_t pool_used, pool_limit; /* blocks handed out this round; the most the memory limit leaves */
+  int64_t *touched;               /* round in which v last received */
   uint32_t *touched_list;
   size_t ntouched;
   uint64_t *sel;   /* the current transfer's items; zero outside its word runs */

@@ -51,7 +51,11 @@ mg_status mg_shard_setup(mg_sim *s, uint64_t *need, mg_err *err) {
     s->nloc = (hi - lo) * info->pieces;
     s->nt = s->N;
     uint64_t rows;
-    if (!mg_mul_ok(2 * N, mg_words(s->nloc), &rows) || !mg_mul_ok(rows, 8, &b)) goto over;
+    uint64_t W = mg_words(s->nloc);
+    /* as mg_sim_state_bytes: the rows, a slot and a dirty bit per block */
+    if (!mg_mul_ok(N, W, &rows) || !mg_mul_ok(rows, 8, &b) ||
+        !mg_mul_ok(N, (W + 7) / 8 * 4 + 8 * mg_words((W + 7) / 8), &x) || !mg_add_ok(b, x, &b))
+      goto over;
     if (info->flags & MG_SCHED_TRACK_ARRIVAL) {
       if (!mg_mul_ok(N, s->nloc, &x) || !mg_mul_ok(x, 5, &x) || !mg_add_ok(b, x, &b)) goto over;
     }
