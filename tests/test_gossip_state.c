@@ -1,4 +1,6 @@
-/* The gossip simulator resolves a transfer on the runs of bits its box,
+/* The gossip simulator's state (src/sim/sim_gossip.c, gossip_scope.c).
+ *
+ * It resolves a transfer on the runs of bits its box,
  * origin range and one-axis colour reach (src/sim/gossip_scope.c), not on
  * whole rows. Here every transfer of real schedules is recounted item by
  * item from the selector's definition and the sender's and receiver's
@@ -148,12 +150,47 @@ static void origin_ranges(void **state) {
   assert_true(recount_run("circgos:a=4,b=3", "line:70") > 0);
 }
 
+/* A round's deliveries wait in a pool that the memory limit bounds: past
+ * it the run stops with MG_ERR_TOO_LARGE and a one-line message naming the
+ * round, nothing else. mpi-allgather-bruck on torus:128x128 delivers 8192
+ * pieces to every node in its last round, 16 MiB of blocks, where the
+ * limit leaves the pool its least, one chunk of 2 MiB; the state is 16384
+ * rows of 256 words (32 MiB) and its bookkeeping. */
+static void delivery_pool_limit(void **state) {
+  (void)state;
+  mg_problem_spec pb = th_paper(MG_GOSSIP, "torus:128x128", 8);
+  pb.model.contention = MG_CONT_SHARED;
+  const mg_algo *a;
+  mg_params ps;
+  mg_err err = {{0}};
+  mg_report rep;
+  assert_int_equal(mg_algo_lookup("mpi-allgather-bruck", &a, &ps, &err), MG_OK);
+  mg_sim_opts so;
+  memset(&so, 0, sizeof so);
+  mg_schedule_info info;
+  memset(&info, 0, sizeof info);
+  info.problem = MG_GOSSIP;
+  info.topo = pb.topo;
+  info.pieces = 1;
+  uint64_t need = 0;
+  assert_int_equal(mg_sim_state_bytes(&info, &need, &err), MG_OK);
+  so.mem_limit = need + (1u << 20);
+  mg_status st = mg_run(a, &pb, &ps, &so, &rep, &err);
+  assert_int_equal(st, MG_ERR_TOO_LARGE);
+  assert_non_null(strstr(err.msg, "delivers more than the memory limit leaves"));
+  assert_null(strchr(err.msg, '\n'));
+  mg_report_free(&rep);
+  /* with room, the same run verifies */
+  so.mem_limit = need + (64u << 20);
+  assert_int_equal(mg_run(a, &pb, &ps, &so, &rep, &err), MG_OK);
+  assert_true(rep.verified);
+  mg_report_free(&rep);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(torgos_colour_runs),
-      cmocka_unit_test(torgos_colour_masks),
-      cmocka_unit_test(lifted_boxes),
-      cmocka_unit_test(origin_ranges),
+      cmocka_unit_test(torgos_colour_runs), cmocka_unit_test(torgos_colour_masks), cmocka_unit_test(lifted_boxes),
+      cmocka_unit_test(origin_ranges),      cmocka_unit_test(delivery_pool_limit),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
