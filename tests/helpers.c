@@ -44,6 +44,22 @@ double th_cost(const char *algo_spec, const mg_problem_spec *pb) {
   return c;
 }
 
+mg_report th_report(const char *algo_spec, const mg_problem_spec *pb) {
+  const mg_algo *a;
+  mg_params ps;
+  mg_err err = {{0}};
+  mg_report rep;
+  mg_sim_opts o;
+  char topo[64];
+  memset(&o, 0, sizeof o);
+  o.keep_round_costs = 1;
+  if (mg_algo_lookup(algo_spec, &a, &ps, &err) != MG_OK) fail_msg("algorithm %s: %s", algo_spec, err.msg);
+  mg_status st = mg_run(a, pb, &ps, &o, &rep, &err);
+  if (st != MG_OK || !rep.verified)
+    fail_msg("%s on %s: %s %s", algo_spec, mg_topo_format(&pb->topo, topo, sizeof topo), err.msg, rep.violation.msg);
+  return rep;
+}
+
 void th_closed_form_matches(const char *algo, mg_problem problem, const char *const *shapes, size_t nshapes,
                             const char *const *models, size_t nmodels, double bytes) {
   const mg_algo *a;

@@ -19,6 +19,9 @@ mg_problem_spec th_paper(mg_problem problem, const char *topo, double r);
 mg_status th_run(const char *algo_spec, const mg_problem_spec *pb, mg_report *rep);
 /* Runs and asserts verified; returns the cost. */
 double th_cost(const char *algo_spec, const mg_problem_spec *pb);
+/* Runs "name[:k=v,..]" on pb with the round costs kept; fails the test
+ * unless it verifies. The caller frees the report. */
+mg_report th_report(const char *algo_spec, const mg_problem_spec *pb);
 /* Asserts algo's closed form equals its simulated cost (relative 1e-9)
  * on every shape x model, at `bytes`; algo is "name[:k=v,..]". */
 void th_closed_form_matches(const char *algo, mg_problem problem, const char *const *shapes, size_t nshapes,

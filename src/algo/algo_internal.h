@@ -10,6 +10,7 @@
 extern const mg_algo mg_algo_ring;
 extern const mg_algo mg_algo_concentrate;
 extern const mg_algo mg_algo_circgos;
+extern const mg_algo mg_algo_weave;
 extern const mg_algo mg_algo_dimwise;
 extern const mg_algo mg_algo_dimwise_colored;
 extern const mg_algo mg_algo_torgos;

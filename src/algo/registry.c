@@ -9,6 +9,7 @@ static const mg_algo *const registry[] = {
     &mg_algo_ring,
     &mg_algo_concentrate,
     &mg_algo_circgos,
+    &mg_algo_weave,
     &mg_algo_dimwise,
     &mg_algo_dimwise_colored,
     &mg_algo_torgos,

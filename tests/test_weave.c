@@ -1,0 +1,134 @@
+/* weave (src/algo/gossip/weave.c): hand counts on ring:27, the round
+ * counts recounted, every item delivered exactly once, the cells of
+ * Juurlink, Rao, Sibeyn 1996 Table 1 it holds, and its refusals. */
+#include "helpers.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static mg_report run_weave(const char *spec, uint32_t n, double r) {
+  char topo[32];
+  snprintf(topo, sizeof topo, "ring:%u", n);
+  mg_problem_spec pb = th_paper(MG_GOSSIP, topo, r);
+  return th_report(spec, &pb);
+}
+
+/* ring:27, h = 3, plan 01, worked out by hand (the header of weave.c):
+ * the gather moves 1, 3, 9 items a message; the first spread 18 (4 -> 7:
+ * 7 holds 3..11 already), the idle arcs carry 7 -> 8, 10 -> 9, 10 -> 11,
+ * 11 -> 12, 7 -> 6, 6 -> 5; in the last round 5 gets 18 from 4 and 5 from
+ * 6, 12 gets 18 from 13 and 5 from 11, the others 18 from one side. */
+static void ring27_by_hand(void **state) {
+  (void)state;
+  mg_report rep = run_weave("weave:h=3,plan=01", 27, 10);
+  const double units[5] = {1, 3, 9, 18, 18};
+  assert_int_equal(rep.rounds, 5);
+  assert_int_equal(rep.n_round_costs, 5);
+  for (int i = 0; i < 5; i++)
+    assert_float_equal(rep.round_costs[i], 10 + units[i], 1e-9);
+  assert_float_equal(rep.cost, 99, 1e-9);
+  assert_float_equal(rep.bytes_moved, 27 * 26, 1e-9);
+  mg_report_free(&rep);
+}
+
+/* Rounds: h gather + ceil((n - 3^h) / (2 3^(h-1))) circulation + h - 1
+ * spread; and every node receives each item once (bytes moved =
+ * n (n - 1) at one byte a node), for every h and plan tried. */
+static void rounds_and_items(void **state) {
+  (void)state;
+  const uint32_t ns[5] = {3, 9, 27, 81, 243};
+  const char *plans[5] = {"", "0", "3", "12", "2311"};
+  for (int i = 0; i < 5; i++) {
+    int k = 0;
+    for (uint32_t p = 1; p < ns[i]; p *= 3)
+      k++;
+    for (int h = 1; h <= k; h++)
+      for (int j = 0; j < 5; j++) {
+        if ((int)strlen(plans[j]) > h - 1) continue;
+        char spec[64];
+        snprintf(spec, sizeof spec, plans[j][0] ? "weave:h=%d,plan=%s" : "weave:h=%d%s", h, plans[j]);
+        mg_report rep = run_weave(spec, ns[i], 10);
+        uint64_t s = 1;
+        for (int t = 1; t < h; t++)
+          s *= 3;
+        int64_t circ = (int64_t)((ns[i] - 3 * s + 2 * s - 1) / (2 * s));
+        if (rep.rounds != h + circ + h - 1)
+          fail_msg("%s on ring:%u: %lld rounds, recount %lld", spec, ns[i], (long long)rep.rounds,
+                   (long long)(h + circ + h - 1));
+        assert_float_equal(rep.bytes_moved, (double)ns[i] * (ns[i] - 1), 1e-9);
+        mg_report_free(&rep);
+      }
+  }
+}
+
+/* Juurlink, Rao, Sibeyn 1996 Table 1: the cells weave holds against the
+ * least value printed in the column (Approach 2's row omits the
+ * concentration's units; docs/paper-notes.md), pinned, and the rounds. */
+static void table1_cells(void **state) {
+  (void)state;
+  const struct {
+    uint32_t n;
+    double r, printed, ours;
+    int64_t rounds;
+  } cell[] = {
+      {27, 10, 100, 96, 6},     {27, 50, 304, 299, 5},     {27, 250, 1304, 1299, 5},   {81, 50, 593, 570, 7},
+      {81, 250, 1993, 1970, 7}, {243, 250, 3222, 3145, 9}, {729, 250, 6264, 6082, 12},
+  };
+  const mg_algo *a = mg_algo_find("weave");
+  assert_non_null(a);
+  for (size_t i = 0; i < sizeof cell / sizeof cell[0]; i++) {
+    char topo[32];
+    snprintf(topo, sizeof topo, "ring:%u", cell[i].n);
+    mg_problem_spec pb = th_paper(MG_GOSSIP, topo, cell[i].r);
+    mg_params best, second;
+    mg_report br, sr;
+    size_t ev;
+    assert_int_equal(mg_tune(a, &pb, NULL, &best, &br, &second, &sr, &ev, NULL), MG_OK);
+    assert_true(br.verified);
+    if (fabs(br.cost - cell[i].ours) > 1e-9 || br.rounds != cell[i].rounds)
+      fail_msg("ring:%u r=%g: %g in %lld rounds, pinned %g in %lld", cell[i].n, cell[i].r, br.cost,
+               (long long)br.rounds, cell[i].ours, (long long)cell[i].rounds);
+    assert_true(br.cost <= cell[i].printed);
+    /* the default (auto) schedule is the tuned one */
+    mg_report rep;
+    assert_int_equal(mg_run(a, &pb, NULL, NULL, &rep, NULL), MG_OK);
+    assert_float_equal(rep.cost, br.cost, 1e-9);
+    mg_report_free(&rep);
+    mg_report_free(&br);
+    mg_report_free(&sr);
+  }
+}
+
+static void refusals(void **state) {
+  (void)state;
+  assert_true(th_refuses("weave", "ring:28"));
+  assert_true(th_refuses("weave", "ring:2"));
+  assert_true(th_refuses("weave", "line:27"));
+  assert_true(th_refuses("weave", "torus:9x9"));
+  assert_true(th_refuses("weave", "ring:59049"));
+  mg_problem_spec pb = th_problem(MG_GOSSIP, "ring:27", "port=one", 1);
+  const mg_algo *a = mg_algo_find("weave");
+  mg_err err = {{0}};
+  assert_int_equal(mg_algo_check(a, &pb, NULL, &err), MG_ERR_UNSUPPORTED);
+  pb = th_paper(MG_GOSSIP, "ring:27", 10);
+  const char *bad[4] = {"weave:h=4", "weave:h=0", "weave:h=3,plan=012", "weave:h=3,plan=4"};
+  for (int i = 0; i < 4; i++) {
+    mg_params ps;
+    const mg_algo *w;
+    assert_int_equal(mg_algo_lookup(bad[i], &w, &ps, &err), MG_OK);
+    mg_status st = mg_algo_check(w, &pb, &ps, &err);
+    if (st != MG_ERR_INVALID) fail_msg("%s: status %d", bad[i], st);
+    assert_null(strchr(err.msg, '\n'));
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(ring27_by_hand),
+      cmocka_unit_test(rounds_and_items),
+      cmocka_unit_test(table1_cells),
+      cmocka_unit_test(refusals),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
