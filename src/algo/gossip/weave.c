@@ -41,18 +41,20 @@
  *   arcs; in the last round 5 gets 18 items from 4 and 5 from 6, as 12
  *   from 13 and 11 (hand count in tests/test_weave.c). No closed form: the
  *   plan's state decides the sizes.
- * Restrictions: rings with n = 3^k, 3 <= n <= 19683; all-port.
+ * Restrictions: rings with n = 3^k, 3 <= n <= 6561 (the plan search grows as
+ *   n^2 log n: about 100 s at 6561); all-port.
  * Parameters: h (gather depth 1..k; auto: the least planned cost under the
- *   model), plan (digits 0-3, one per spread round, missing ones 3; auto:
- *   chosen round by round, each digit the best with the rest held at one
- *   value, over the four values).
+ *   model with every spread digit 3), plan (digits 0-3, one per spread
+ *   round, missing ones 3; auto: chosen round by round, each digit the best
+ *   with the rest held at one value, over the four values). tune plans
+ *   every h.
  */
 #include "../algo_internal.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#define WV_MAX_N 19683u
+#define WV_MAX_N 6561u
 
 typedef struct wv_msg {
   uint32_t src, dst;
@@ -476,25 +478,15 @@ static mg_status wv_params(const mg_problem_spec *pb, const mg_params *ps, wv_cf
     c->h = (uint32_t)h;
     return MG_OK;
   }
-  /* auto: the least planned cost over h (when not given), each with its
-   * best plan (when not given) */
+  /* auto: h (when not given) by the planned cost with the plan given, or
+   * with every round's digit 3; then the plan (when not given) for that h */
   double best = -1;
   for (int64_t hh = auto_h ? 1 : h; hh <= (auto_h ? k : h); hh++) {
-    char p[16];
     double cst;
-    if (auto_plan)
-      st = best_plan(pb, (uint32_t)hh, p, &cst, err);
-    else {
-      memcpy(p, c->plan, sizeof p);
-      st = wv_walk(pb, (uint32_t)hh, p, NULL, &cst, err);
-    }
-    if (st != MG_OK) return st;
-    if (best < 0 || cst < best) {
-      best = cst;
-      c->h = (uint32_t)hh;
-      memcpy(c->plan, p, sizeof c->plan);
-    }
+    if ((st = wv_walk(pb, (uint32_t)hh, auto_plan ? "" : c->plan, NULL, &cst, err)) != MG_OK) return st;
+    if (best < 0 || cst < best) best = cst, c->h = (uint32_t)hh;
   }
+  if (auto_plan) return best_plan(pb, c->h, c->plan, NULL, err);
   return MG_OK;
 }
 
@@ -574,7 +566,7 @@ const mg_algo mg_algo_weave = {
     .problem = MG_GOSSIP,
     .summary = "ring gossip: tripling gather, circulation, thirding spreads with every idle arc carrying ahead",
     .paper = "ours, for Juurlink, Rao, Sibeyn 1996 Table 1 (after Approach 2 and CIRCGOS, section 4)",
-    .restrictions = "rings of 3^k nodes, 3 <= n <= 19683; all-port",
+    .restrictions = "rings of 3^k nodes, 3 <= n <= 6561; all-port",
     .rounding = "none: n = 3^k; messages are explicit item lists",
     .params = wv_params_desc,
     .check = wv_check,
