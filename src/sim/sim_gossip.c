@@ -107,7 +107,7 @@ mg_status mg_gossip_alloc(mg_sim *s, mg_err *err) {
   uint64_t limit = s->opts.mem_limit ? s->opts.mem_limit : mg_phys_mem() / 4 * 3;
   s->pool_limit = (uint64_t)UINT32_MAX - 1;
   if (limit) {
-    uint64_t room = limit > s->need ? (limit - s->need) / (8 * sizeof(uint64_t)) : 0;
+    uint64_t room = limit > s->need ? (limit - s->need) / (2 * sizeof(uint64_t)) : 0;
     if (room < MG_POOL_CHUNK) room = MG_POOL_CHUNK;
     if (room < s->pool_limit) s->pool_limit = room;
   }
@@ -430,32 +430,82 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
   return MG_OK;
 }
 
-/* The pool block of v's deliveries for block b, made (zero) on first
- * use; NULL when the round's deliveries outgrow the memory limit or
- * memory runs out (err says which). */
-static uint64_t *pool_block(mg_sim *s, uint32_t v, uint64_t b, mg_err *err) {
-  uint32_t *sl = &s->slot[(uint64_t)v * s->NB + b];
-  if (*sl) return s->chunk[(*sl - 1) / MG_POOL_CHUNK] + ((*sl - 1) % MG_POOL_CHUNK) * 8;
-  uint64_t i = s->pool_used, c = i / MG_POOL_CHUNK;
-  if (i >= s->pool_limit) {
-    mg_fail(err, MG_ERR_TOO_LARGE, "round %lld delivers more than the memory limit leaves for it (%.2f GiB)",
-            (long long)s->rep.rounds, (double)s->pool_limit * 64 / (1u << 30));
-    return NULL;
-  }
+/* The delivery pool: records of 2 words (16 B) in chunks. A block of a
+ * node's deliveries is one record (the word's offset in the block and its
+ * bits) while one word of it is written, four records (its 8 words) once a
+ * second is: gossip forwards columns, colours and strips whose bits lie one
+ * or two to a word, 64 bytes a block would be 8 times the data. slot:
+ * 0 none, else 1 + the first record, MG_SLOT_ONE when it is a single word. */
+#define MG_SLOT_ONE ((uint32_t)1 << 31)
+
+static uint64_t *pool_at(const mg_sim *s, uint64_t rec) {
+  return s->chunk[rec / MG_POOL_CHUNK] + (rec % MG_POOL_CHUNK) * 2;
+}
+
+/* k consecutive records (zeroed), in one chunk: the first one's index in
+ * *out; MG_ERR_TOO_LARGE past the memory limit, MG_ERR_NOMEM. */
+static mg_status pool_take(mg_sim *s, uint64_t k, uint64_t *out, mg_err *err) {
+  uint64_t i = s->pool_used;
+  if (i % MG_POOL_CHUNK + k > MG_POOL_CHUNK) i += MG_POOL_CHUNK - i % MG_POOL_CHUNK; /* not across chunks */
+  uint64_t c = i / MG_POOL_CHUNK;
+  if (i + k > s->pool_limit || i + k >= MG_SLOT_ONE)
+    return mg_fail(err, MG_ERR_TOO_LARGE, "round %lld delivers more than the memory limit leaves for it (%.2f GiB)",
+                   (long long)s->rep.rounds, (double)s->pool_limit * 16 / (1u << 30));
   if (c >= s->nchunk) {
     if (!mg_grow((void **)&s->chunk, &s->capchunk, c + 1, sizeof *s->chunk) ||
-        !(s->chunk[c] = malloc(MG_POOL_CHUNK * 8 * sizeof(uint64_t)))) {
-      mg_fail(err, MG_ERR_NOMEM, "out of memory for round %lld's deliveries", (long long)s->rep.rounds);
-      return NULL;
-    }
+        !(s->chunk[c] = malloc(MG_POOL_CHUNK * 2 * sizeof(uint64_t))))
+      return mg_fail(err, MG_ERR_NOMEM, "out of memory for round %lld's deliveries", (long long)s->rep.rounds);
     s->nchunk = c + 1;
   }
-  uint64_t *blk = s->chunk[c] + (i % MG_POOL_CHUNK) * 8;
-  memset(blk, 0, 8 * sizeof(uint64_t));
-  *sl = (uint32_t)(i + 1);
-  s->pool_used++;
-  s->dirty[(uint64_t)v * s->DW + (b >> 6)] |= (uint64_t)1 << (b & 63);
-  return blk;
+  memset(pool_at(s, i), 0, k * 2 * sizeof(uint64_t));
+  s->pool_used = i + k;
+  *out = i;
+  return MG_OK;
+}
+
+/* Word w (of block b) of what v got this round so far. */
+static uint64_t got_word(const mg_sim *s, uint32_t sl, uint64_t b, uint64_t w) {
+  if (!sl) return 0;
+  const uint64_t *r = pool_at(s, (sl & ~MG_SLOT_ONE) - 1);
+  if (sl & MG_SLOT_ONE) return r[0] == w - b * 8 ? r[1] : 0;
+  return r[w - b * 8];
+}
+
+/* Adds sel's words [w0, w1) of block b to v's deliveries. */
+static mg_status pool_add(mg_sim *s, uint32_t v, uint64_t b, uint64_t w0, uint64_t w1, mg_err *err) {
+  uint32_t *sl = &s->slot[(uint64_t)v * s->NB + b];
+  uint64_t nz = 0, one = w0;
+  for (uint64_t w = w0; w < w1; w++)
+    if (s->sel[w]) nz++, one = w;
+  if (!nz) return MG_OK;
+  if (!*sl) s->dirty[(uint64_t)v * s->DW + (b >> 6)] |= (uint64_t)1 << (b & 63);
+  if (nz == 1 && (!*sl || ((*sl & MG_SLOT_ONE) && pool_at(s, (*sl & ~MG_SLOT_ONE) - 1)[0] == one - b * 8))) {
+    if (!*sl) {
+      uint64_t i;
+      mg_status st = pool_take(s, 1, &i, err);
+      if (st != MG_OK) return st;
+      pool_at(s, i)[0] = one - b * 8;
+      *sl = MG_SLOT_ONE | (uint32_t)(i + 1);
+    }
+    pool_at(s, (*sl & ~MG_SLOT_ONE) - 1)[1] |= s->sel[one];
+    return MG_OK;
+  }
+  if (!*sl || (*sl & MG_SLOT_ONE)) {
+    uint64_t keep_off = 0, keep = 0;
+    if (*sl) {
+      const uint64_t *r = pool_at(s, (*sl & ~MG_SLOT_ONE) - 1);
+      keep_off = r[0], keep = r[1];
+    }
+    uint64_t i;
+    mg_status st = pool_take(s, 4, &i, err); /* the old record is left behind until the round ends */
+    if (st != MG_OK) return st;
+    pool_at(s, i)[keep_off] |= keep;
+    *sl = (uint32_t)(i + 1);
+  }
+  uint64_t *blk = pool_at(s, *sl - 1) - b * 8;
+  for (uint64_t w = w0; w < w1; w++)
+    blk[w] |= s->sel[w];
+  return MG_OK;
 }
 
 /* Delivers s->sel to v: into the pool, so that what v receives now is not
@@ -479,25 +529,20 @@ mg_status mg_gossip_deliver(mg_sim *s, uint32_t v, int via, mg_err *err) {
   for (size_t j = 0; j < wr->n; j++) {
     uint64_t lo = wr->v[2 * j], hi = wr->v[2 * j + 1];
     for (uint64_t b = lo >> 3; b <= (hi - 1) >> 3; b++) {
-      uint64_t w0 = b * 8 > lo ? b * 8 : lo, w1 = b * 8 + 8 < hi ? b * 8 + 8 : hi, any = 0;
-      for (uint64_t w = w0; w < w1; w++)
-        any |= s->sel[w];
-      if (!any) continue;
-      uint64_t *got = pool_block(s, v, b, err);
-      if (!got) return err ? MG_ERR_TOO_LARGE : MG_ERR_NOMEM;
-      got -= b * 8;
+      uint64_t w0 = b * 8 > lo ? b * 8 : lo, w1 = b * 8 + 8 < hi ? b * 8 + 8 : hi;
       if (s->arrival) {
+        uint32_t sl = s->slot[(uint64_t)v * s->NB + b];
         uint32_t *arr = s->arrival + (uint64_t)v * s->nloc;
         uint8_t *ad = s->arrival_dim + (uint64_t)v * s->nloc;
         for (uint64_t w = w0; w < w1; w++)
-          for (uint64_t fresh = s->sel[w] & ~got[w] & ~held[w]; fresh; fresh &= fresh - 1) {
+          for (uint64_t fresh = s->sel[w] & ~got_word(s, sl, b, w) & ~held[w]; fresh; fresh &= fresh - 1) {
             uint64_t it = w * 64 + (uint64_t)__builtin_ctzll(fresh);
             arr[it] = (uint32_t)(r + 1);
             ad[it] = (uint8_t)via;
           }
       }
-      for (uint64_t w = w0; w < w1; w++)
-        got[w] |= s->sel[w];
+      mg_status st = pool_add(s, v, b, w0, w1, err);
+      if (st != MG_OK) return st;
     }
   }
   return MG_OK;
@@ -546,11 +591,15 @@ void mg_gossip_end_round(mg_sim *s) {
     uint32_t *slot = s->slot + (uint64_t)v * s->NB;
     for (uint64_t d = s->dlo[v]; d < s->dhi[v]; d++) {
       for (uint64_t x = dirty[d]; x; x &= x - 1) {
-        uint64_t b = (d << 6) + (uint64_t)__builtin_ctzll(x), i = slot[b] - 1;
-        const uint64_t *got = s->chunk[i / MG_POOL_CHUNK] + (i % MG_POOL_CHUNK) * 8;
-        uint64_t w0 = b << 3, n = w0 + 8 < s->W ? 8 : s->W - w0;
-        for (uint64_t w = 0; w < n; w++)
-          held[w0 + w] |= got[w];
+        uint64_t b = (d << 6) + (uint64_t)__builtin_ctzll(x), w0 = b << 3;
+        const uint64_t *got = pool_at(s, (slot[b] & ~MG_SLOT_ONE) - 1);
+        if (slot[b] & MG_SLOT_ONE) {
+          held[w0 + got[0]] |= got[1];
+        } else {
+          uint64_t n = w0 + 8 < s->W ? 8 : s->W - w0;
+          for (uint64_t w = 0; w < n; w++)
+            held[w0 + w] |= got[w];
+        }
         slot[b] = 0;
       }
       dirty[d] = 0;

@@ -31,7 +31,7 @@ typedef struct mg_color_mask {
 } mg_color_mask;
 
 #define MG_COLOR_CACHE 512
-#define MG_POOL_CHUNK  ((uint64_t)1 << 15)
+#define MG_POOL_CHUNK  ((uint64_t)1 << 17) /* records of 16 B: 2 MiB */
 
 /* Sorted, disjoint runs [v[2i], v[2i+1]) of a gossip state's local bits
  * (gossip_scope.c). */
@@ -61,10 +61,11 @@ struct mg_sim {
   double item_bytes;
 
   /* gossip: rows of held items (bitsets); what a round delivers waits in
-   * a pool of blocks of 8 words until the round's end (a transfer reads
-   * the state at the round's start): slot[v * NB + b] is 1 + the pool
-   * block that holds block b of v's deliveries, 0 none; the dirty bits
-   * list them, dlo and dhi bound the dirty words of a touched row. */
+   * a pool until the round's end (a transfer reads the state at the
+   * round's start): slot[v * NB + b] names the record(s) that hold block b
+   * (8 words) of v's deliveries, one word or all eight (sim_gossip.c); the
+   * dirty bits list them, dlo and dhi bound the dirty words of a touched
+   * row. */
   uint64_t W;
   uint64_t *pool;
   uint64_t **cur;
@@ -73,9 +74,9 @@ struct mg_sim {
   uint64_t DW;     /* dirty words a row: one bit a block */
   uint64_t *dirty; /* N * DW */
   uint64_t *dlo, *dhi;
-  uint64_t **chunk; /* the delivery pool, MG_POOL_CHUNK blocks a chunk */
+  uint64_t **chunk; /* the delivery pool, MG_POOL_CHUNK records a chunk (sim_gossip.c) */
   size_t nchunk, capchunk;
-  uint64_t pool_used, pool_limit; /* blocks handed out this round; the most the memory limit leaves */
+  uint64_t pool_used, pool_limit; /* records handed out this round; the most the memory limit leaves */
   int64_t *touched;               /* round in which v last received */
   uint32_t *touched_list;
   size_t ntouched;
