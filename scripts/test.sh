@@ -13,7 +13,10 @@ cmake --build build-release -j"$jobs"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMG_WERROR=ON >/dev/null
 cmake --build build -j"$jobs"
 (cd build && ctest --output-on-failure -j"$jobs")
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMG_WERROR=ON -DMG_SANITIZE=ON -DMG_SMPI=OFF >/dev/null
+# -O1 under the sanitizers (their own advice): the ASan tests took 1188 s at
+# -O0 and 689 s at -O1 on this project's 2-core machine, the same 107 tests.
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DMG_WERROR=ON -DMG_SANITIZE=ON \
+  -DMG_SMPI=OFF >/dev/null
 cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j"$jobs")
 fuzzrt=$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null || true)

@@ -249,6 +249,7 @@ static mg_status sim_round(void *ctx, mg_round *rd, mg_err *err) {
   s->round_max_items = 0;
   mg_pricer_begin(&s->pricer, rd->index);
   if (s->async) mg_async_begin(&s->clock);
+  if (s->info.problem == MG_GOSSIP) MG_CHECK(mg_gossip_begin_round(s, rd, err));
   for (size_t i = 0; i < rd->n; i++) {
     if (s->info.problem == MG_GOSSIP && i + MG_PREFETCH_AHEAD < rd->n)
       mg_gossip_prefetch(s, &rd->t[i + MG_PREFETCH_AHEAD]);

@@ -85,12 +85,13 @@ mg_status mg_gossip_alloc(mg_sim *s, mg_err *err) {
   s->dlo = mg_calloc(N, sizeof(uint64_t));
   s->dhi = mg_calloc(N, sizeof(uint64_t));
   s->touched_list = mg_calloc(N, sizeof(uint32_t));
+  s->rd_off = mg_calloc(N + 1, sizeof(uint32_t));
   s->sel = mg_calloc(W, sizeof(uint64_t));
   s->mask = mg_calloc(W, sizeof(uint64_t));
   s->mask_lo = s->mask_hi = 0;
   s->piece_mask = mg_calloc(s->info.pieces, sizeof(uint64_t *));
   if (!s->pool || !s->cur || !s->slot || !s->dirty || !s->touched || !s->dlo || !s->dhi || !s->touched_list ||
-      !s->sel || !s->mask || !s->piece_mask)
+      !s->rd_off || !s->sel || !s->mask || !s->piece_mask)
     return mg_fail(err, MG_ERR_NOMEM, "cannot allocate the gossip state (%llu nodes)", (unsigned long long)N);
   for (uint64_t v = 0; v < N; v++) {
     s->cur[v] = s->pool + v * W;
@@ -126,6 +127,8 @@ void mg_gossip_free(mg_sim *s) {
   free(s->dlo);
   free(s->dhi);
   free(s->touched_list);
+  free(s->rd_off);
+  free(s->rd_idx);
   free(s->sel);
   free(s->mask);
   mg_ranges_free(&s->run);
@@ -508,13 +511,96 @@ static mg_status pool_add(mg_sim *s, uint32_t v, uint64_t b, uint64_t w0, uint64
   return MG_OK;
 }
 
-/* Delivers s->sel to v: into the pool, so that what v receives now is not
- * visible to any transfer of this round (v's sends read s->cur). Arrival
+/* Readers of a row: a transfer's sender reads its own row; a transfer that
+ * drops what its receiver holds reads the receiver's. */
+static int reads_dst(const mg_transfer *t) { return t->bus == MG_BUS_NONE && (t->sel.flags & MG_SEL_MINUS_DST); }
+
+mg_status mg_gossip_begin_round(mg_sim *s, const mg_round *rd, mg_err *err) {
+  size_t n = rd->n;
+  memset(s->rd_off, 0, ((size_t)s->N + 1) * sizeof *s->rd_off);
+  if (n > UINT32_MAX / 2) return mg_fail(err, MG_ERR_TOO_LARGE, "a round of %zu transfers", n);
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    const mg_transfer *t = &rd->t[i];
+    if (t->src < s->N) s->rd_off[t->src + 1]++, m++;
+    if (reads_dst(t) && t->dst < s->N) s->rd_off[t->dst + 1]++, m++;
+  }
+  if (m > s->caprd) {
+    uint32_t *x = realloc(s->rd_idx, (m ? m : 1) * sizeof *x);
+    if (!x) return mg_fail(err, MG_ERR_NOMEM, "out of memory indexing a round of %zu transfers", n);
+    s->rd_idx = x;
+    s->caprd = m;
+  }
+  for (uint32_t v = 0; v < s->N; v++)
+    s->rd_off[v + 1] += s->rd_off[v];
+  /* fill in order: rd_off[v] runs ahead, then is put back */
+  for (size_t i = 0; i < n; i++) {
+    const mg_transfer *t = &rd->t[i];
+    if (t->src < s->N) s->rd_idx[s->rd_off[t->src]++] = (uint32_t)i;
+    if (reads_dst(t) && t->dst < s->N) s->rd_idx[s->rd_off[t->dst]++] = (uint32_t)i;
+  }
+  for (uint32_t v = s->N; v > 0; v--)
+    s->rd_off[v] = s->rd_off[v - 1];
+  s->rd_off[0] = 0;
+  return MG_OK;
+}
+
+/* Two cyclic intervals of an axis of n share no value? (length 0: all) */
+static int cyclic_apart(uint32_t alo, uint32_t alen, uint32_t blo, uint32_t blen, uint32_t n) {
+  if (alen == 0 || blen == 0 || alen >= n || blen >= n) return 0;
+  uint32_t d = (blo % n + n - alo % n) % n; /* b's start, from a's */
+  return d >= alen && d + blen <= n;
+}
+
+/* Can no item meet both selectors? Only what is sure from the selectors
+ * alone: different pieces, boxes apart on some axis, classes of the same
+ * colour, origin ranges apart. Lists, arrivals and predicates: unsure. */
+static int sel_apart(const mg_topo *t, const mg_selector *a, const mg_selector *b) {
+  uint32_t unsure = MG_SEL_LIST | MG_SEL_ARRIVAL | MG_SEL_PRED;
+  if ((a->flags | b->flags) & unsure) return 0;
+  if ((a->flags & b->flags & MG_SEL_PIECE) && a->piece != b->piece) return 1;
+  if (a->flags & b->flags & MG_SEL_BOX)
+    for (int k = 0; k < t->d; k++)
+      if (cyclic_apart(a->box.lo[k], a->box.len[k], b->box.lo[k], b->box.len[k], t->n[k])) return 1;
+  if ((a->flags & b->flags & MG_SEL_COLOR) && a->color_m == b->color_m && a->color_c != b->color_c &&
+      !memcmp(a->color_w, b->color_w, sizeof a->color_w))
+    return 1;
+  if ((a->flags & b->flags & MG_SEL_ORIGIN_RANGE) &&
+      cyclic_apart(a->range_lo, a->range_len, b->range_lo, b->range_len, t->N))
+    return 1;
+  return 0;
+}
+
+int mg_sim_pool_only;
+
+/* May transfer i's items go straight into v's row: does no reader of v's
+ * row later in the round select what they could overwrite? */
+static int direct_ok(const mg_sim *s, uint32_t v) {
+  if (!s->cur_round || s->arrival || mg_sim_pool_only) return 0;
+  const mg_transfer *t = s->cur_round->t;
+  size_t i = s->cur_xfer;
+  for (uint32_t k = s->rd_off[v]; k < s->rd_off[v + 1]; k++)
+    if (s->rd_idx[k] > i && !sel_apart(&s->info.topo, &t[i].sel, &t[s->rd_idx[k]].sel)) return 0;
+  return 1;
+}
+
+/* Delivers s->sel to v: straight into its row when no later reader of the
+ * row in this round can select what it writes (a forwarder sends what came
+ * the round before, not what comes now: the TORGOS columns and colour
+ * classes, the lifted lines), else into the pool, so that what v receives
+ * now is not visible to any transfer of this round (v's sends read s->cur). Arrival
  * rounds and the dimension they came by are kept for the arrival selector. */
 mg_status mg_gossip_deliver(mg_sim *s, uint32_t v, int via, mg_err *err) {
   int64_t r = s->rep.rounds;
   const mg_ranges *wr = &s->run;
   if (wr->n == 0) return MG_OK;
+  if (direct_ok(s, v)) {
+    uint64_t *held = s->cur[v];
+    for (size_t j = 0; j < wr->n; j++)
+      for (uint64_t w = wr->v[2 * j]; w < wr->v[2 * j + 1]; w++)
+        held[w] |= s->sel[w];
+    return MG_OK;
+  }
   uint64_t dlo = (wr->v[0] >> 3) >> 6, dhi = ((wr->v[2 * wr->n - 1] - 1) >> 3 >> 6) + 1;
   if (s->touched[v] != r) {
     s->touched[v] = r;

@@ -77,7 +77,13 @@ struct mg_sim {
   uint64_t **chunk; /* the delivery pool, MG_POOL_CHUNK records a chunk (sim_gossip.c) */
   size_t nchunk, capchunk;
   uint64_t pool_used, pool_limit; /* records handed out this round; the most the memory limit leaves */
-  int64_t *touched;               /* round in which v last received */
+  /* the round's readers of each node's row (its sends, and transfers to it
+   * that drop what it holds), as offsets rd_off[v]..rd_off[v+1] into rd_idx:
+   * a delivery no later reader's selector can meet goes straight into the
+   * row (sim_gossip.c) */
+  uint32_t *rd_off, *rd_idx;
+  size_t caprd;
+  int64_t *touched; /* round in which v last received */
   uint32_t *touched_list;
   size_t ntouched;
   uint64_t *sel;   /* the current transfer's items; zero outside its word runs */
@@ -190,6 +196,11 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
 /* Delivers s->sel to v (into the end-of-round state). */
 mg_status mg_gossip_deliver(mg_sim *s, uint32_t v, int via, mg_err *err);
 void mg_gossip_end_round(mg_sim *s);
+/* Tests only: 1 sends every delivery through the pool (no direct ones), so
+ * that a test can compare the two; set before a run, never during one. */
+extern int mg_sim_pool_only;
+/* Indexes the round's readers of every row (before its first transfer). */
+mg_status mg_gossip_begin_round(mg_sim *s, const mg_round *rd, mg_err *err);
 /* Fetches into the cache what a later transfer of the round will touch. */
 void mg_gossip_prefetch(const mg_sim *s, const mg_transfer *tr);
 #define MG_PREFETCH_AHEAD 8

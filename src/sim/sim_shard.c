@@ -216,6 +216,7 @@ mg_status mg_shard_round(mg_sim *s, mg_round *rd, mg_err *err) {
   r->noted = 0;
   r->narcs = 0;
   st = reserve(s, rd->n, err);
+  if (st == MG_OK && s->info.problem == MG_GOSSIP) st = mg_gossip_begin_round(s, rd, err);
   /* resolve: this shard's items of every transfer, up to its first
    * violation */
   for (size_t i = 0; i < rd->n && st == MG_OK; i++) {
