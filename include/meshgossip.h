@@ -447,7 +447,10 @@ const mg_report *mg_sim_report(const mg_sim *s);
 void mg_sim_take_report(mg_sim *s, mg_report *out);
 void mg_sim_destroy(mg_sim *s);
 
-/* Gossip query for tests: does node hold item? */
+/* Gossip query for tests: does node hold item? Between rounds, after the
+ * rounds so far. During a round (from on_resolved) deliveries that no later
+ * transfer of the round can select may already show: the simulator writes
+ * those at once (src/sim/sim_gossip.c); the rest land at the round's end. */
 int mg_sim_holds(const mg_sim *s, uint32_t node, uint64_t item);
 
 /* ------------------------------------------------------------------ */
