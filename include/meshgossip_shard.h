@@ -58,10 +58,18 @@ typedef struct mg_shard {
  * same on every pass: a deterministic generator or a file. */
 typedef struct mg_shard_serial mg_shard_serial;
 mg_status mg_shard_serial_create(uint32_t count, mg_shard_serial **out, mg_err *err);
+/* The same over ranks: each of base->count processes (base: its shard among
+ * them, e.g. one MPI rank's, meshgossip_mpi_shard.h) runs `passes` passes,
+ * pass p keeping shard p * base->count + base->index of passes * count; a
+ * round is reduced over the ranks (base->reduce), then over the passes. The
+ * ranks run their passes together. NULL base: mg_shard_serial_create. */
+mg_status mg_shard_serial_over(const mg_shard *base, uint32_t passes, mg_shard_serial **out, mg_err *err);
 /* The shard of the current pass (0 first); valid until _next or _free. */
 mg_shard *mg_shard_serial_shard(mg_shard_serial *ss);
 /* Moves to the next pass; 0 when every pass has run. */
 int mg_shard_serial_next(mg_shard_serial *ss);
+/* Is the current pass the last (the one whose report is whole)? */
+int mg_shard_serial_last(const mg_shard_serial *ss);
 /* Bytes the ledger holds (per-transfer counts of every round). */
 uint64_t mg_shard_serial_bytes(const mg_shard_serial *ss);
 void mg_shard_serial_free(mg_shard_serial *ss);

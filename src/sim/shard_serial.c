@@ -6,7 +6,13 @@
  * names the violation a single simulator would name first. This is how
  * Delmas and Perennes's long protocol on TM(49)^3 ("Circuit-Switched
  * Gossiping in 3-Dimensional Torus Networks"), whose state is over the
- * memory of one machine, runs as one verified simulation. */
+ * memory of one machine, runs as one verified simulation.
+ *
+ * Over ranks (mg_shard_serial_over): M processes each run the passes, pass p
+ * of rank r keeping shard p M + r of passes x M; a pass's round first goes
+ * through the ranks' own reduction (the sums and least key over the M shards
+ * of the pass), then into the ledger, which is the same on every rank. So M
+ * cores share the passes while each holds 1/(passes M) of the items. */
 #include "meshgossip_shard.h"
 
 #include "../util/internal.h"
@@ -26,6 +32,8 @@ typedef struct ledger_round {
 
 struct mg_shard_serial {
   mg_shard sh;
+  const mg_shard *base; /* the ranks' shards (M of them), or NULL */
+  uint32_t pass, passes, ranks, rank;
   ledger_round *rounds;
   size_t nrounds, caprounds;
   uint64_t *scratch; /* one round's counts, decoded */
@@ -107,7 +115,11 @@ static mg_status ledger(mg_shard_serial *ss, int64_t round, size_t n, mg_err *er
 
 static mg_status serial_reduce(void *arg, int64_t round, uint64_t *counts, size_t n, int64_t *key, mg_err *err) {
   mg_shard_serial *ss = arg;
-  int final = ss->sh.index + 1 == ss->sh.count;
+  int final = ss->pass + 1 == ss->passes;
+  if (ss->base) {
+    mg_status st = ss->base->reduce(ss->base->arg, round, counts, n, key, err);
+    if (st != MG_OK) return st;
+  }
   if (round == -2 || key[0] == -1) return MG_OK; /* the passes run apart: nothing to agree on */
   if (round >= 0) {
     mg_status st = ledger(ss, round, n, err);
@@ -133,10 +145,13 @@ static mg_status serial_reduce(void *arg, int64_t round, uint64_t *counts, size_
 
 static mg_status serial_share(void *arg, mg_violation *v, uint32_t from, mg_err *err) {
   mg_shard_serial *ss = arg;
-  (void)err;
-  if (from != ss->sh.index) {
+  if (from / ss->ranks != ss->pass) {
     *v = ss->v; /* an earlier pass's */
     return MG_OK;
+  }
+  if (ss->base) { /* from the rank of this pass that found it */
+    mg_status st = ss->base->share(ss->base->arg, v, from % ss->ranks, err);
+    if (st != MG_OK) return st;
   }
   if (!ss->have || key_less(ss->last, ss->key)) {
     ss->have = 1;
@@ -147,11 +162,26 @@ static mg_status serial_share(void *arg, mg_violation *v, uint32_t from, mg_err 
 }
 
 mg_status mg_shard_serial_create(uint32_t count, mg_shard_serial **out, mg_err *err) {
+  return mg_shard_serial_over(NULL, count, out, err);
+}
+
+mg_status mg_shard_serial_over(const mg_shard *base, uint32_t passes, mg_shard_serial **out, mg_err *err) {
   *out = NULL;
-  if (count == 0) return mg_fail(err, MG_ERR_INVALID, "serial shards: at least one");
+  uint32_t ranks = base ? base->count : 1, rank = base ? base->index : 0;
+  if (passes == 0) return mg_fail(err, MG_ERR_INVALID, "serial shards: at least one");
+  if (ranks == 0 || rank >= ranks || (base && (!base->reduce || !base->share)))
+    return mg_fail(err, MG_ERR_INVALID, "serial shards over ranks: shard %u of %u, or no reduce and share", rank,
+                   ranks);
+  if ((uint64_t)passes * ranks > UINT32_MAX)
+    return mg_fail(err, MG_ERR_TOO_LARGE, "%u passes over %u ranks: over 2^32 shards", passes, ranks);
   mg_shard_serial *ss = calloc(1, sizeof *ss);
   if (!ss) return mg_fail(err, MG_ERR_NOMEM, "cannot allocate the serial shards");
-  ss->sh.count = count;
+  ss->base = base;
+  ss->passes = passes;
+  ss->ranks = ranks;
+  ss->rank = rank;
+  ss->sh.index = rank;
+  ss->sh.count = passes * ranks;
   ss->sh.reduce = serial_reduce;
   ss->sh.share = serial_share;
   ss->sh.arg = ss;
@@ -162,10 +192,13 @@ mg_status mg_shard_serial_create(uint32_t count, mg_shard_serial **out, mg_err *
 mg_shard *mg_shard_serial_shard(mg_shard_serial *ss) { return &ss->sh; }
 
 int mg_shard_serial_next(mg_shard_serial *ss) {
-  if (ss->sh.index + 1 >= ss->sh.count) return 0;
-  ss->sh.index++;
+  if (ss->pass + 1 >= ss->passes) return 0;
+  ss->pass++;
+  ss->sh.index = ss->pass * ss->ranks + ss->rank;
   return 1;
 }
+
+int mg_shard_serial_last(const mg_shard_serial *ss) { return ss->pass + 1 == ss->passes; }
 
 uint64_t mg_shard_serial_bytes(const mg_shard_serial *ss) { return ss->bytes; }
 

@@ -2,9 +2,10 @@
 # The distributed simulator (meshgossip-mpi run/verify, docs/distributed.md)
 # against the single-process CLI: for one case, the output of
 # `meshgossip run|verify ARGS` (stdout, stderr and exit status) must be
-# exactly that of `mpirun -n K meshgossip-mpi run|verify ARGS` for K = 1..4
-# and of `meshgossip-mpi --serial 3` (one process, three shards in turn),
-# but for the wall time and peak RSS of the "simulation" line (per rank).
+# exactly that of `mpirun -n K meshgossip-mpi run|verify ARGS` for K = 1..4,
+# of `meshgossip-mpi --serial 3` (one process, three shards in turn) and of
+# `mpirun -n 2 meshgossip-mpi --serial 2` (four shards, two passes on two
+# ranks: a fault one rank finds in the second pass reaches both), but for the wall time and peak RSS of the "simulation" line (per rank).
 # The broken cases corrupt an exported schedule so that the fault lies in
 # items one shard owns, and check the reason names that fault.
 # usage: dist.sh MPIEXEC MESHGOSSIP MESHGOSSIP_MPI CASE
@@ -20,11 +21,23 @@ strip() { sed -e '/^simulation /d' -e 's/"wall_s": [0-9.e+-]*/"wall_s": T/' -e '
 same() { # run|verify ARGS...: every K and serial against the CLI
   "$mg" "$@" >"$tmp/a.out" 2>"$tmp/a.err"
   local ra=$? k rb
-  for k in 1 2 3 4 serial; do
+  for k in 1 2 3 4 serial hybrid; do
     if [ $k = serial ]; then
       "$mgmpi" "$1" --serial 3 "${@:2}" >"$tmp/b.out" 2>"$tmp/b.err"
       rb=$?
       grep -v '^meshgossip-mpi: 3 serial shards' "$tmp/b.err" >"$tmp/b.err2"
+      mv "$tmp/b.err2" "$tmp/b.err"
+    elif [ $k = hybrid ]; then
+      rm -f "$tmp"/rc.*
+      OMPI_MCA_orte_abort_on_non_zero_status=0 "$mpiexec" --allow-run-as-root --oversubscribe -n 2 \
+        bash -c '"$0" "$@"; echo $? >"'"$tmp"'/rc.$OMPI_COMM_WORLD_RANK"' "$mgmpi" "$1" --serial 2 "${@:2}" \
+        >"$tmp/b.out" 2>"$tmp/b.err"
+      rb=$(cat "$tmp"/rc.0 2>/dev/null)
+      [ "$(cat "$tmp"/rc.* 2>/dev/null | sort -u | wc -l)" = 1 ] && [ "$(ls "$tmp"/rc.* | wc -l)" = 2 ] ||
+        fail "$* on 2 ranks x 2 passes: the ranks' exit statuses differ or are missing"
+      grep -q '^meshgossip-mpi: 4 serial shards (2 passes on 2 ranks)' "$tmp/b.err" ||
+        fail "$* on 2 ranks x 2 passes: no summary line"
+      grep -v '^meshgossip-mpi: 4 serial shards' "$tmp/b.err" >"$tmp/b.err2"
       mv "$tmp/b.err2" "$tmp/b.err"
     else
       # every rank's exit status, each in a file (mpiexec reports one; and
@@ -40,7 +53,7 @@ same() { # run|verify ARGS...: every K and serial against the CLI
     diff <(strip "$tmp/a.out") <(strip "$tmp/b.out") >"$tmp/d" || { fail "$* on $k: stdout differs"; cat "$tmp/d"; }
     diff <(grep "^meshgossip" "$tmp/a.err") <(grep "^meshgossip" "$tmp/b.err") >"$tmp/d" || { fail "$* on $k: stderr differs"; cat "$tmp/d"; }
   done
-  echo "same on 1..4 ranks and 3 serial shards (exit $ra): $*"
+  echo "same on 1..4 ranks, 3 serial shards and 2 ranks x 2 passes (exit $ra): $*"
   LAST_EXIT=$ra
   LAST_OUT=$(cat "$tmp/a.out" "$tmp/a.err")
 }

@@ -8,10 +8,13 @@
  *   mpirun -n K meshgossip-mpi run --algo A --topo T [--model M --bytes B --r R --json ...]
  *   mpirun -n K meshgossip-mpi verify FILE [--json]
  *   meshgossip-mpi run|verify --serial K ...   one process, the K shards in turn
+ *   mpirun -n M meshgossip-mpi run|verify --serial S ...   M ranks, S passes each
  *
  * --serial K runs the schedule K times, keeping shard k of K on pass k and
  * summing the passes' item counts (meshgossip_shard.h), so that the item
- * state in memory is 1/K of the whole; the last pass prints. Refused here:
+ * state in memory is 1/K of the whole; the last pass prints. On M ranks
+ * each rank runs S passes together with the others (M S shards, pass p of
+ * rank r keeping shard p M + r): M cores share the passes. Refused here:
  * --export, --export-ti, --format and --engine (they need every item of a
  * transfer on one rank). */
 #include "mpi_tool.h"
@@ -52,33 +55,48 @@ static int quiet(int on, int *saved) {
   return 0;
 }
 
-static int run_serial(const char *cmd, int argc, char **argv, uint32_t K) {
+/* S passes on this rank; base: the ranks' shards (NULL: one process).
+ * Only rank 0's last pass prints; every rank's status is the CLI's. */
+static int run_serial(const char *cmd, int argc, char **argv, uint32_t S, const mg_shard *base, int me) {
   mg_shard_serial *ss;
   mg_err err = {{0}};
-  if (mg_shard_serial_create(K, &ss, &err) != MG_OK) {
-    fprintf(stderr, "meshgossip-mpi: %s\n", err.msg);
+  if (mg_shard_serial_over(base, S, &ss, &err) != MG_OK) {
+    if (me == 0) fprintf(stderr, "meshgossip-mpi: %s\n", err.msg);
     return EXIT_USAGE;
   }
   double t0 = mg_now();
   int rc = 0, saved[2] = {-1, -1};
   do {
     cli_shard = mg_shard_serial_shard(ss);
-    int last = cli_shard->index + 1 == K;
-    if (!last && quiet(1, saved)) {
+    int aloud = mg_shard_serial_last(ss) && me == 0;
+    if (!aloud && quiet(1, saved)) {
       rc = EXIT_USAGE;
       break;
     }
     rc = command(cmd, argc, argv);
-    if (!last) quiet(0, saved);
+    if (!aloud) quiet(0, saved);
     /* a pass that cannot run (bad usage, too large) will not run later:
-     * run it again aloud for its message */
+     * run it again (every rank together) with rank 0 aloud for its message */
     if (rc == EXIT_USAGE || rc == EXIT_TOO_LARGE) {
-      if (!last) rc = command(cmd, argc, argv);
+      if (!mg_shard_serial_last(ss)) {
+        if (me != 0) quiet(1, saved);
+        rc = command(cmd, argc, argv);
+        if (me != 0) quiet(0, saved);
+      }
       break;
     }
   } while (mg_shard_serial_next(ss));
-  fprintf(stderr, "meshgossip-mpi: %u serial shards, %.3f s in all, peak RSS %.1f MiB, ledger %.1f MiB\n", K,
-          mg_now() - t0, (double)mg_peak_rss() / 1048576.0, (double)mg_shard_serial_bytes(ss) / 1048576.0);
+  uint32_t K = mg_shard_serial_shard(ss)->count;
+  double rss = (double)mg_peak_rss() / 1048576.0, most = rss;
+  if (base) MPI_Reduce(&rss, &most, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  if (me == 0 && base)
+    fprintf(stderr,
+            "meshgossip-mpi: %u serial shards (%u passes on %u ranks), %.3f s in all, peak RSS %.1f MiB a rank at "
+            "most, ledger %.1f MiB\n",
+            K, S, base->count, mg_now() - t0, most, (double)mg_shard_serial_bytes(ss) / 1048576.0);
+  else if (me == 0)
+    fprintf(stderr, "meshgossip-mpi: %u serial shards, %.3f s in all, peak RSS %.1f MiB, ledger %.1f MiB\n", K,
+            mg_now() - t0, rss, (double)mg_shard_serial_bytes(ss) / 1048576.0);
   cli_shard = NULL;
   mg_shard_serial_free(ss);
   return rc;
@@ -112,11 +130,8 @@ int mg_tool_dist(int argc, char **argv, int me, int n) {
     av[ac++] = argv[i];
   }
   int rc;
-  if (serial && n > 1) {
-    if (me == 0) fprintf(stderr, "meshgossip-mpi: --serial runs on one rank\n");
-    rc = EXIT_USAGE;
-  } else if (serial) {
-    rc = run_serial(cmd, ac, av, (uint32_t)serial);
+  if (serial && n == 1) {
+    rc = run_serial(cmd, ac, av, (uint32_t)serial, NULL, me);
   } else {
     mg_mpi_shard *ms;
     mg_err err = {{0}};
@@ -124,6 +139,12 @@ int mg_tool_dist(int argc, char **argv, int me, int n) {
       fprintf(stderr, "meshgossip-mpi: %s\n", err.msg);
       free(av);
       return 1;
+    }
+    if (serial) {
+      rc = run_serial(cmd, ac, av, (uint32_t)serial, mg_mpi_shard_get(ms), me);
+      mg_mpi_shard_free(ms);
+      free(av);
+      return rc;
     }
     cli_shard = mg_mpi_shard_get(ms);
     /* the other ranks' output is rank 0's: one copy is enough */

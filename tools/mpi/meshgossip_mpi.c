@@ -36,6 +36,7 @@ static void usage_to(FILE *f) {
              "                            [--sync rounds|data|auto]\n"
              "examples:\n"
              "  mpirun -np 4 meshgossip-mpi run --algo torgos --topo torus:27x27 --r 8\n"
+             "  mpirun -np 2 meshgossip-mpi run --serial 3 --algo torgos --topo torus:27x27   (6 shards, 3 passes)\n"
              "  mpirun -np 9 meshgossip-mpi calibrate --sizes 1024,16384,65536\n"
              "  mpirun -np 8 meshgossip-mpi bench --algo ring --sizes 256,4096,65536\n"
              "  mpirun -np 9 meshgossip-mpi bench --coll alltoall --topo torus:3x3 -m 1:64K -i 100 -x 10 -f\n");
