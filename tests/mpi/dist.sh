@@ -18,36 +18,41 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # the figures that depend on the process, not on the schedule
 strip() { sed -e '/^simulation /d' -e 's/"wall_s": [0-9.e+-]*/"wall_s": T/' -e 's/"peak_rss_bytes": [0-9]*/"peak_rss_bytes": M/' "$1"; }
 
+# mpiexec -n NP meshgossip-mpi ARGS... into b.out/b.err, every rank's exit
+# status in a file (mpiexec reports one; and its abort on a non-zero status
+# costs seconds); rb := rank 0's, a failure if the ranks' differ
+on_ranks() { # what np args...
+  local what=$1 np=$2
+  shift 2
+  rm -f "$tmp"/rc.*
+  OMPI_MCA_orte_abort_on_non_zero_status=0 "$mpiexec" --allow-run-as-root --oversubscribe -n $np \
+    bash -c '"$0" "$@"; echo $? >"'"$tmp"'/rc.$OMPI_COMM_WORLD_RANK"' "$mgmpi" "$@" >"$tmp/b.out" 2>"$tmp/b.err"
+  rb=$(cat "$tmp"/rc.0 2>/dev/null)
+  [ "$(cat "$tmp"/rc.* 2>/dev/null | sort -u | wc -l)" = 1 ] && [ "$(ls "$tmp"/rc.* | wc -l)" = $np ] ||
+    fail "$what: the ranks' exit statuses differ or are missing: $(cat "$tmp"/rc.* 2>/dev/null | tr '\n' ' ')"
+}
+
+# b.err without the line that starts with $1 (the passes' summary)
+drop_line() {
+  grep -v "^$1" "$tmp/b.err" >"$tmp/b.err2"
+  mv "$tmp/b.err2" "$tmp/b.err"
+}
+
 same() { # run|verify ARGS...: every K and serial against the CLI
   "$mg" "$@" >"$tmp/a.out" 2>"$tmp/a.err"
-  local ra=$? k rb
+  local ra=$? k
   for k in 1 2 3 4 serial hybrid; do
     if [ $k = serial ]; then
       "$mgmpi" "$1" --serial 3 "${@:2}" >"$tmp/b.out" 2>"$tmp/b.err"
       rb=$?
-      grep -v '^meshgossip-mpi: 3 serial shards' "$tmp/b.err" >"$tmp/b.err2"
-      mv "$tmp/b.err2" "$tmp/b.err"
+      drop_line 'meshgossip-mpi: 3 serial shards'
     elif [ $k = hybrid ]; then
-      rm -f "$tmp"/rc.*
-      OMPI_MCA_orte_abort_on_non_zero_status=0 "$mpiexec" --allow-run-as-root --oversubscribe -n 2 \
-        bash -c '"$0" "$@"; echo $? >"'"$tmp"'/rc.$OMPI_COMM_WORLD_RANK"' "$mgmpi" "$1" --serial 2 "${@:2}" \
-        >"$tmp/b.out" 2>"$tmp/b.err"
-      rb=$(cat "$tmp"/rc.0 2>/dev/null)
-      [ "$(cat "$tmp"/rc.* 2>/dev/null | sort -u | wc -l)" = 1 ] && [ "$(ls "$tmp"/rc.* | wc -l)" = 2 ] ||
-        fail "$* on 2 ranks x 2 passes: the ranks' exit statuses differ or are missing"
+      on_ranks "$* on 2 ranks x 2 passes" 2 "$1" --serial 2 "${@:2}"
       grep -q '^meshgossip-mpi: 4 serial shards (2 passes on 2 ranks)' "$tmp/b.err" ||
         fail "$* on 2 ranks x 2 passes: no summary line"
-      grep -v '^meshgossip-mpi: 4 serial shards' "$tmp/b.err" >"$tmp/b.err2"
-      mv "$tmp/b.err2" "$tmp/b.err"
+      drop_line 'meshgossip-mpi: 4 serial shards'
     else
-      # every rank's exit status, each in a file (mpiexec reports one; and
-      # its abort on a non-zero status costs seconds)
-      rm -f "$tmp"/rc.*
-      OMPI_MCA_orte_abort_on_non_zero_status=0 "$mpiexec" --allow-run-as-root --oversubscribe -n $k \
-        bash -c '"$0" "$@"; echo $? >"'"$tmp"'/rc.$OMPI_COMM_WORLD_RANK"' "$mgmpi" "$@" >"$tmp/b.out" 2>"$tmp/b.err"
-      rb=$(cat "$tmp"/rc.0 2>/dev/null)
-      [ "$(cat "$tmp"/rc.* 2>/dev/null | sort -u | wc -l)" = 1 ] && [ "$(ls "$tmp"/rc.* | wc -l)" = $k ] ||
-        fail "$* on $k: the ranks' exit statuses differ or are missing: $(cat "$tmp"/rc.* 2>/dev/null | tr '\n' ' ')"
+      on_ranks "$* on $k" $k "$@"
     fi
     [ $ra = $rb ] || fail "$* on $k: exit $rb, meshgossip exits $ra"
     diff <(strip "$tmp/a.out") <(strip "$tmp/b.out") >"$tmp/d" || { fail "$* on $k: stdout differs"; cat "$tmp/d"; }

@@ -142,17 +142,15 @@ int mg_tool_dist(int argc, char **argv, int me, int n) {
     }
     if (serial) {
       rc = run_serial(cmd, ac, av, (uint32_t)serial, mg_mpi_shard_get(ms), me);
-      mg_mpi_shard_free(ms);
-      free(av);
-      return rc;
+    } else {
+      cli_shard = mg_mpi_shard_get(ms);
+      /* the other ranks' output is rank 0's: one copy is enough */
+      int saved[2] = {-1, -1};
+      if (me != 0) quiet(1, saved);
+      rc = command(cmd, ac, av);
+      if (me != 0) quiet(0, saved);
+      cli_shard = NULL;
     }
-    cli_shard = mg_mpi_shard_get(ms);
-    /* the other ranks' output is rank 0's: one copy is enough */
-    int saved[2] = {-1, -1};
-    if (me != 0) quiet(1, saved);
-    rc = command(cmd, ac, av);
-    if (me != 0) quiet(0, saved);
-    cli_shard = NULL;
     mg_mpi_shard_free(ms);
   }
   free(av);
