@@ -1,7 +1,7 @@
 /* Serial shards (meshgossip_shard.h): one process runs the same schedule
  * once per shard, keeping 1/count of the item state at a time. A pass's
- * reduction adds its per-transfer item counts to a ledger (one run-length
- * coded array per round) and keeps the least violation found so far; the last pass reads
+ * reduction adds its per-transfer item counts to a ledger (one coded
+ * array per round: runs or a dictionary, ledger.h) and keeps the least violation found so far; the last pass reads
  * the ledger's sums, so it prices every transfer with its whole count and
  * names the violation a single simulator would name first. This is how
  * Delmas and Perennes's long protocol on TM(49)^3 ("Circuit-Switched
@@ -16,25 +16,17 @@
 #include "meshgossip_shard.h"
 
 #include "../util/internal.h"
+#include "ledger.h"
 
 #include <stdio.h>
 #include <string.h>
-
-/* One round's per-transfer sums, run-length coded: a schedule of many
- * rounds of millions of transfers (Approach 1-1 on 729 x 729: 728 rounds of
- * 2.1 M) has long runs of equal counts, and 8 B a transfer a round would
- * outgrow the item state it was meant to split. */
-typedef struct ledger_round {
-  uint64_t *val; /* run values */
-  uint32_t *len; /* run lengths */
-  size_t nrun, n;
-} ledger_round;
 
 struct mg_shard_serial {
   mg_shard sh;
   const mg_shard *base; /* the ranks' shards (M of them), or NULL */
   uint32_t pass, passes, ranks, rank;
-  ledger_round *rounds;
+  mg_ledger_round *rounds; /* one round's per-transfer sums each (ledger.h) */
+  mg_ledger_coder coder;
   size_t nrounds, caprounds;
   uint64_t *scratch; /* one round's counts, decoded */
   size_t capscratch;
@@ -51,53 +43,12 @@ static int key_less(const int64_t *a, const int64_t *b) {
   return 0;
 }
 
-static void round_free(ledger_round *r) {
-  free(r->val);
-  free(r->len);
-  memset(r, 0, sizeof *r);
-}
-
-/* c[0..n) := the round's sums (zero past what it holds). */
-static void decode(const ledger_round *r, uint64_t *c, size_t n) {
-  size_t at = 0;
-  for (size_t i = 0; i < r->nrun && at < n; i++)
-    for (uint32_t j = 0; j < r->len[i] && at < n; j++)
-      c[at++] = r->val[i];
-  while (at < n)
-    c[at++] = 0;
-}
-
 /* The round := c[0..n), coded. */
-static mg_status encode(mg_shard_serial *ss, ledger_round *r, const uint64_t *c, size_t n, mg_err *err) {
-  size_t runs = 0;
-  for (size_t i = 0; i < n; i++)
-    runs += i == 0 || c[i] != c[i - 1];
-  runs += n / UINT32_MAX; /* runs longer than 2^32 - 1 are cut */
-  uint64_t *val = malloc((runs ? runs : 1) * sizeof *val);
-  uint32_t *len = malloc((runs ? runs : 1) * sizeof *len);
-  if (!val || !len) {
-    free(val);
-    free(len);
-    return mg_fail(err, MG_ERR_NOMEM, "out of memory for the serial shards' ledger");
-  }
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (k && val[k - 1] == c[i] && len[k - 1] < UINT32_MAX) {
-      len[k - 1]++;
-      continue;
-    }
-    val[k] = c[i];
-    len[k++] = 1;
-  }
-  ss->bytes -= r->nrun * (sizeof *r->val + sizeof *r->len);
-  free(r->val);
-  free(r->len);
-  r->val = val;
-  r->len = len;
-  r->nrun = k;
-  r->n = n;
-  ss->bytes += k * (sizeof *val + sizeof *len);
-  return MG_OK;
+static mg_status encode(mg_shard_serial *ss, mg_ledger_round *r, const uint64_t *c, size_t n, mg_err *err) {
+  uint64_t before = mg_ledger_bytes(r);
+  mg_status st = mg_ledger_encode(&ss->coder, r, c, n, err);
+  if (st == MG_OK) ss->bytes = ss->bytes - before + mg_ledger_bytes(r);
+  return st;
 }
 
 static mg_status ledger(mg_shard_serial *ss, int64_t round, size_t n, mg_err *err) {
@@ -124,12 +75,12 @@ static mg_status serial_reduce(void *arg, int64_t round, uint64_t *counts, size_
   if (round >= 0) {
     mg_status st = ledger(ss, round, n, err);
     if (st != MG_OK) return st;
-    ledger_round *lr = &ss->rounds[round];
+    mg_ledger_round *lr = &ss->rounds[round];
     size_t m = n > lr->n ? n : lr->n;
     if (!mg_grow((void **)&ss->scratch, &ss->capscratch, m ? m : 1, sizeof *ss->scratch))
       return mg_fail(err, MG_ERR_NOMEM, "out of memory for the serial shards' ledger");
     uint64_t *c = ss->scratch;
-    decode(lr, c, m);
+    mg_ledger_decode(lr, c, m);
     for (size_t i = 0; i < n; i++)
       c[i] += counts[i];
     if ((st = encode(ss, lr, c, m, err)) != MG_OK) return st;
@@ -205,8 +156,9 @@ uint64_t mg_shard_serial_bytes(const mg_shard_serial *ss) { return ss->bytes; }
 void mg_shard_serial_free(mg_shard_serial *ss) {
   if (!ss) return;
   for (size_t r = 0; r < ss->nrounds; r++)
-    round_free(&ss->rounds[r]);
+    mg_ledger_round_free(&ss->rounds[r]);
   free(ss->rounds);
   free(ss->scratch);
+  mg_ledger_coder_free(&ss->coder);
   free(ss);
 }
