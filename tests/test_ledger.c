@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* one coder for every round, as a run's ledger keeps one */
+static mg_ledger_coder coder;
+
 static void round_trip(const uint64_t *c, size_t n, mg_ledger_round *r) {
-  mg_ledger_coder k = {0};
   mg_err err = {0};
-  assert_int_equal(mg_ledger_encode(&k, r, c, n, &err), MG_OK);
+  assert_int_equal(mg_ledger_encode(&coder, r, c, n, &err), MG_OK);
   uint64_t *d = malloc((n + 5) * sizeof *d);
   assert_non_null(d);
   memset(d, 0xff, (n + 5) * sizeof *d);
@@ -21,11 +23,11 @@ static void round_trip(const uint64_t *c, size_t n, mg_ledger_round *r) {
   for (size_t i = n; i < n + 5; i++)
     assert_int_equal(d[i], 0); /* past the round: zero */
   free(d);
-  mg_ledger_coder_free(&k);
 }
 
-/* Approach 1-1's column rounds as one shard sees them: a node's two
- * transfers alternate between a row of origins (1458 items) and none. */
+/* A stand-in for Approach 1-1's column rounds as one shard sees them: a
+ * transfer carries a row of origins (1458 items) or none, in short runs
+ * (here period 10: 1458, 0, 0, 1458, then six 0s). */
 static void alternating_is_one_bit(void **state) {
   (void)state;
   size_t n = 2125764;
@@ -87,6 +89,48 @@ static void widths(void **state) {
   assert_int_equal(r.width, 8);
   assert_int_equal(r.nval, 17);
   assert_int_equal(mg_ledger_bytes(&r), 17 * 8 + n * 8 / 64 * 8);
+  /* 5 values: 4-bit indexes; decoding fewer transfers than the round has */
+  for (size_t i = 0; i < n; i++)
+    c[i] = (uint64_t)((i * 3) % 5) + 9;
+  round_trip(c, n, &r);
+  assert_int_equal(r.width, 4);
+  assert_int_equal(mg_ledger_bytes(&r), 5 * 8 + n * 4 / 64 * 8);
+  uint64_t d[7];
+  mg_ledger_decode(&r, d, 7);
+  for (size_t i = 0; i < 7; i++)
+    assert_int_equal(d[i], c[i]);
+  mg_ledger_round_free(&r);
+  free(c);
+}
+
+/* Exactly 2^16 distinct counts fit 16-bit indexes; one more and the round
+ * is runs even where an (uncapped) dictionary would be smaller. */
+static void the_cap(void **state) {
+  (void)state;
+  size_t n = 4 * 70000;
+  uint64_t *c = malloc(n * sizeof *c);
+  assert_non_null(c);
+  for (size_t i = 0; i < n; i++)
+    c[i] = (uint64_t)(i % 65536) * 3 + 1;
+  mg_ledger_round r = {0};
+  round_trip(c, n, &r);
+  assert_non_null(r.idx);
+  assert_int_equal(r.width, 16);
+  assert_int_equal(r.nval, 65536);
+  assert_int_equal(mg_ledger_bytes(&r), 65536 * 8 + n * 16 / 64 * 8);
+  /* 65537 values: runs cost 280000 x 12 = 3.36 MB, 32-bit indexes would be 1.6 MB */
+  for (size_t i = 0; i < n; i++)
+    c[i] = (uint64_t)(i % 65537) * 3 + 1;
+  round_trip(c, n, &r);
+  assert_null(r.idx);
+  assert_int_equal(r.nval, n);
+  assert_int_equal(mg_ledger_bytes(&r), n * 12);
+  /* the coder's hash is empty again after a full one: a small dictionary */
+  for (size_t i = 0; i < n; i++)
+    c[i] = i % 2 ? 5 : 6;
+  round_trip(c, n, &r);
+  assert_int_equal(r.width, 1);
+  assert_int_equal(r.nval, 2);
   mg_ledger_round_free(&r);
   free(c);
 }
@@ -130,8 +174,13 @@ static void empty_round(void **state) {
 }
 
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(alternating_is_one_bit), cmocka_unit_test(long_runs_stay_runs),
-                                     cmocka_unit_test(widths), cmocka_unit_test(many_values_fall_back_to_runs),
+  const struct CMUnitTest tests[] = {cmocka_unit_test(alternating_is_one_bit),
+                                     cmocka_unit_test(long_runs_stay_runs),
+                                     cmocka_unit_test(widths),
+                                     cmocka_unit_test(the_cap),
+                                     cmocka_unit_test(many_values_fall_back_to_runs),
                                      cmocka_unit_test(empty_round)};
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  int failed = cmocka_run_group_tests(tests, NULL, NULL);
+  mg_ledger_coder_free(&coder);
+  return failed;
 }

@@ -36,7 +36,9 @@ static size_t find(mg_ledger_coder *k, uint64_t x, size_t *nval) {
     if (*nval >= LG_MAX_VALS) return SIZE_MAX;
     k->key[h] = x;
     k->vals[*nval] = x;
-    k->slot[h] = (uint32_t)++ * nval;
+    k->at[*nval] = (uint32_t)h;
+    k->slot[h] = (uint32_t)(*nval + 1);
+    (*nval)++;
   }
   return h;
 }
@@ -53,9 +55,11 @@ static void put(mg_ledger_round *r, mg_ledger_round *n) {
 
 static mg_status encode_runs(mg_ledger_round *r, const uint64_t *c, size_t n, size_t k, mg_err *err) {
   mg_ledger_round o = {.n = n, .nval = k};
-  o.val = malloc((k ? k : 1) * sizeof *o.val);
-  o.len = malloc((k ? k : 1) * sizeof *o.len);
-  if (!o.val || !o.len) {
+  if (k) { /* an empty round keeps nothing */
+    o.val = malloc(k * sizeof *o.val);
+    o.len = malloc(k * sizeof *o.len);
+  }
+  if (k && (!o.val || !o.len)) {
     mg_ledger_round_free(&o);
     return mg_fail(err, MG_ERR_NOMEM, "out of memory for the serial shards' ledger");
   }
@@ -82,28 +86,37 @@ mg_status mg_ledger_encode(mg_ledger_coder *k, mg_ledger_round *r, const uint64_
     k->key = malloc(cap * sizeof *k->key);
     k->slot = malloc(cap * sizeof *k->slot);
     k->vals = malloc(LG_MAX_VALS * sizeof *k->vals);
-    if (!k->key || !k->slot || !k->vals) {
-      mg_ledger_coder_free(k);
-      return mg_fail(err, MG_ERR_NOMEM, "out of memory for the serial shards' ledger");
+    k->at = malloc(LG_MAX_VALS * sizeof *k->at);
+    if (!k->key || !k->slot || !k->vals || !k->at) {
+      mg_ledger_coder_free(k); /* no dictionary this time: runs still do */
+      return encode_runs(r, c, n, runs, err);
     }
+    memset(k->slot, 0, cap * sizeof *k->slot);
     k->cap = cap;
   }
-  memset(k->slot, 0, k->cap * sizeof *k->slot);
   size_t nval = 0;
+  mg_status st;
   for (size_t i = 0; i < n; i++)
-    if ((!i || c[i] != c[i - 1]) && find(k, c[i], &nval) == SIZE_MAX) return encode_runs(r, c, n, runs, err);
+    if ((!i || c[i] != c[i - 1]) && find(k, c[i], &nval) == SIZE_MAX) {
+      st = encode_runs(r, c, n, runs, err);
+      goto clear;
+    }
   unsigned width = 1;
   while (((size_t)1 << width) < nval)
     width *= 2;
   uint64_t words = ((uint64_t)n * width + 63) / 64;
-  if ((uint64_t)nval * sizeof(uint64_t) + words * sizeof(uint64_t) >= run_bytes) return encode_runs(r, c, n, runs, err);
+  if ((uint64_t)nval * sizeof(uint64_t) + words * sizeof(uint64_t) >= run_bytes) {
+    st = encode_runs(r, c, n, runs, err);
+    goto clear;
+  }
 
   mg_ledger_round o = {.n = n, .nval = nval, .width = width};
   o.val = malloc(nval * sizeof *o.val);
   o.idx = calloc(words ? words : 1, sizeof *o.idx);
   if (!o.val || !o.idx) {
     mg_ledger_round_free(&o);
-    return mg_fail(err, MG_ERR_NOMEM, "out of memory for the serial shards' ledger");
+    st = mg_fail(err, MG_ERR_NOMEM, "out of memory for the serial shards' ledger");
+    goto clear;
   }
   memcpy(o.val, k->vals, nval * sizeof *o.val);
   qsort(o.val, nval, sizeof *o.val, cmp_u64);
@@ -116,7 +129,11 @@ mg_status mg_ledger_encode(mg_ledger_coder *k, mg_ledger_round *r, const uint64_
     o.idx[bit / 64] |= x << (bit % 64);
   }
   put(r, &o);
-  return MG_OK;
+  st = MG_OK;
+clear: /* the next round starts from an empty hash: clear the slots it used */
+  for (size_t j = 0; j < nval; j++)
+    k->slot[k->at[j]] = 0;
+  return st;
 }
 
 void mg_ledger_decode(const mg_ledger_round *r, uint64_t *c, size_t n) {
@@ -152,5 +169,6 @@ void mg_ledger_coder_free(mg_ledger_coder *k) {
   free(k->key);
   free(k->slot);
   free(k->vals);
+  free(k->at);
   memset(k, 0, sizeof *k);
 }
