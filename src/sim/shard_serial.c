@@ -51,7 +51,9 @@ static mg_status encode(mg_shard_serial *ss, mg_ledger_round *r, const uint64_t 
   return st;
 }
 
-static mg_status ledger(mg_shard_serial *ss, int64_t round, size_t n, mg_err *err) {
+/* The ledger has a (so far empty) entry for the round; the reduction
+ * sizes the scratch, to the longer of this pass's round and the ledger's. */
+static mg_status ledger(mg_shard_serial *ss, int64_t round, mg_err *err) {
   size_t r = (size_t)round;
   if (r >= ss->nrounds) {
     if (!mg_grow((void **)&ss->rounds, &ss->caprounds, r + 1, sizeof *ss->rounds))
@@ -59,21 +61,19 @@ static mg_status ledger(mg_shard_serial *ss, int64_t round, size_t n, mg_err *er
     memset(ss->rounds + ss->nrounds, 0, (r + 1 - ss->nrounds) * sizeof *ss->rounds);
     ss->nrounds = r + 1;
   }
-  if (!mg_grow((void **)&ss->scratch, &ss->capscratch, n ? n : 1, sizeof *ss->scratch))
-    return mg_fail(err, MG_ERR_NOMEM, "out of memory for the serial shards' ledger");
   return MG_OK;
 }
 
 static mg_status serial_reduce(void *arg, int64_t round, uint64_t *counts, size_t n, int64_t *key, mg_err *err) {
   mg_shard_serial *ss = arg;
-  int final = ss->pass + 1 == ss->passes;
+  int final = mg_shard_serial_last(ss);
   if (ss->base) {
     mg_status st = ss->base->reduce(ss->base->arg, round, counts, n, key, err);
     if (st != MG_OK) return st;
   }
   if (round == -2 || key[0] == -1) return MG_OK; /* the passes run apart: nothing to agree on */
   if (round >= 0) {
-    mg_status st = ledger(ss, round, n, err);
+    mg_status st = ledger(ss, round, err);
     if (st != MG_OK) return st;
     mg_ledger_round *lr = &ss->rounds[round];
     size_t m = n > lr->n ? n : lr->n;
