@@ -16,23 +16,27 @@ algos=$("$MG" list --json | python3 -c 'import json,sys; [print(a["name"]) for a
 gossip_topos="ring:9 line:6 torus:3x3 torus:6x6 mesh:3x3 torus:9x9 torus:3x3x3 torus:6x6x6 meshbus:4 torus:7x7x7"
 exchange_topos="ring:8 torus:4x4 torus:2x2 torus:4x4x4 mesh:4x4"
 models="ts=2,td=0,tl=1 contention=shared,ts=2,td=0,tl=1 switching=circuit,ts=2,tl=1 switching=bus,ts=2,tl=1 port=one,ts=2,tl=1 contention=fair,ts=2,tl=1"
-got=0
-for a in $algos; do
-  done_a=0
+# One export per algorithm, as many at once as there are cores (the exports
+# are independent).
+schedule_seed() {
+  local a=$1 t m f="$OUT/schedule/$1.json"
   for t in $gossip_topos $exchange_topos; do
     for m in $models; do
-      f="$OUT/schedule/$a.json"
       if "$MG" run --algo "$a" --topo "$t" --model "$m" --export "$f" >/dev/null 2>&1; then
         if [ "$(stat -c %s "$f")" -gt 262144 ]; then rm -f "$f"; continue; fi
-        done_a=1
-        got=$((got + 1))
-        break
+        return 0
       fi
     done
-    [ $done_a = 1 ] && break
   done
-  [ $done_a = 1 ] || echo "make_corpus: no small export for $a" >&2
+  echo "make_corpus: no small export for $a" >&2
+}
+jobs_max=$(nproc 2>/dev/null || echo 2)
+for a in $algos; do
+  schedule_seed "$a" &
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
 done
+wait
+got=$(find "$OUT/schedule" -name '*.json' | wc -l)
 echo "make_corpus: $got schedule seeds" >&2
 
 for t in ring:9 line:2 torus:9x9 mesh:3x4 torus:3x3x3 mesh:2x2x2x2x2x2x2x2 meshbus:4 torus:8192x8192 ring:67108864; do

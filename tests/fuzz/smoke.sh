@@ -18,8 +18,10 @@ for h in schedule topo model algo msccl; do
   fi
 done
 bash "$HERE/make_corpus.sh" "$MG" "$tmp/seed" 2>/dev/null
-fail=0
-for h in schedule topo model algo msccl; do
+# Replays every regression input of harness $1, then fuzzes it for SECS;
+# writes its report to $tmp/$1.report and fails as the harness did.
+fuzz_one() {
+  local h=$1 regs rc execs cov fail=0
   regs=$(ls "$HERE/regress/$h"-* 2>/dev/null)
   if [ -n "$regs" ]; then
     # shellcheck disable=SC2086
@@ -45,5 +47,19 @@ for h in schedule topo model algo msccl; do
   else
     echo "fuzz_$h: ${execs:-?} executions in ${SECS} s, $cov, no crash"
   fi
+  return $fail
+}
+# The harnesses are independent: as many run at once as there are cores.
+# Reports print in harness order.
+jobs_max=$(nproc 2>/dev/null || echo 2)
+for h in schedule topo model algo msccl; do
+  { fuzz_one "$h" >"$tmp/$h.report" 2>&1; echo $? >"$tmp/$h.rc"; } &
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+done
+wait
+fail=0
+for h in schedule topo model algo msccl; do
+  cat "$tmp/$h.report"
+  [ "$(cat "$tmp/$h.rc" 2>/dev/null)" = 0 ] || fail=1
 done
 exit $fail

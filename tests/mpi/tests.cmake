@@ -7,9 +7,20 @@ foreach(prog allgather_all alltoall_all)
 endforeach()
 
 # program  ranks...
-set(MG_MPI_TESTS
-  "allgather_all 1 2 4 6 9 16"
-  "alltoall_all 1 2 4 6 9 16")
+# Under the sanitizers 16 ranks stay out: there the 16 ranks share two cores
+# and took 183 s (allgather) and 120 s (alltoall) of the CI's 26 minutes,
+# while running the same executor code as 9 ranks (and 4 for the powers of
+# two); mpi_coverage and mpi_stress still put 16 sanitized ranks through the
+# interposer, and the RelWithDebInfo build runs these on 16.
+if(MG_SANITIZE)
+  set(MG_MPI_TESTS
+    "allgather_all 1 2 4 6 9"
+    "alltoall_all 1 2 4 6 9")
+else()
+  set(MG_MPI_TESTS
+    "allgather_all 1 2 4 6 9 16"
+    "alltoall_all 1 2 4 6 9 16")
+endif()
 foreach(line ${MG_MPI_TESTS})
   separate_arguments(words UNIX_COMMAND "${line}")
   list(POP_FRONT words prog)
