@@ -2,7 +2,9 @@
  * meshgossip: the simulator's item shards (docs/distributed.md).
  *
  * A shard keeps only part of the simulator's item state: gossip, the
- * items of a contiguous block of origins; complete exchange, the blocks
+ * items of a contiguous block of origins (with several pieces on a grid, a
+ * contiguous block of pieces, each piece's origins in its own axis order:
+ * src/sim/gossip_layout.c); complete exchange, the blocks
  * of a contiguous block of destinations (the exchange state keeps one
  * list per (holder, destination), so a destination block is
  * self-contained). Every shard sees the whole schedule and checks every

@@ -82,6 +82,11 @@ static void test_algorithms(void **state) {
       {"cubgos", "torus:9x9x9", "ts=10,tl=1", MG_GOSSIP, 1},
       {"dimwise", "mesh:5x7", "ts=3,tl=1", MG_GOSSIP, 1},
       {"dimwise-colored:phases=2-1", "torus:27x27", "ts=8,tl=1", MG_GOSSIP, 1},
+      /* several pieces: the shards number them piece by piece (gossip_layout.c); origin ranges of
+       * three pieces on an odd torus and on three axes, a box on three axes */
+      {"greedy-links:chunks=3", "torus:5x7", "ts=1,tl=1", MG_GOSSIP, 3},
+      {"greedy-links:chunks=2", "torus:4x4x4", "contention=shared,ts=1,tl=1", MG_GOSSIP, 2},
+      {"dimwise-colored:phases=1-1-1", "torus:3x5x7", "ts=2,tl=1", MG_GOSSIP, 3},
       {"lee3d-long", "torus:7x7x7", "switching=circuit", MG_GOSSIP, 1},
       {"bus-simple", "meshbus:8", "ell=4", MG_GOSSIP, 1},
       {"bus-partition", "meshbus:6", "ell=3", MG_GOSSIP, 1},

@@ -11,6 +11,7 @@
  * the whole box K times. */
 #include "sim_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void mg_ranges_free(mg_ranges *r) {
@@ -60,47 +61,141 @@ static int cyclic(uint32_t lo, uint32_t len, uint32_t n, uint32_t a[2], uint32_t
   return 2;
 }
 
-/* Box rows over axes k..1 below the node offset base, only those that meet
- * the origins [olo, ohi); axis 0 gives the runs. */
-static mg_status box_rec(const mg_sim *s, const mg_box *box, int k, uint64_t base, uint64_t olo, uint64_t ohi,
-                         mg_ranges *r, mg_err *err) {
+/* A numbering of one piece's points (or of all pieces' together): axis
+ * ax[j] has bit stride span[j], ax[0] the fastest; span[0] is the bits a
+ * point of it takes (P row-major, where an origin's pieces sit together;
+ * 1 in a piece's own numbering, gossip_layout.c). */
+typedef struct numbering {
+  int ax[MG_MAX_DIMS];
+  uint64_t span[MG_MAX_DIMS];
+} numbering;
+
+/* Box rows over the numbering's axes j..1 below bit base, only those that
+ * meet the kept bits; its fastest axis gives the runs. */
+static mg_status box_rec(const mg_sim *s, const mg_box *box, const numbering *nb, int j, uint64_t base, mg_ranges *r,
+                         mg_err *err) {
   const mg_topo *t = &s->info.topo;
-  uint64_t P = s->info.pieces;
+  int ax = nb->ax[j];
+  uint64_t span = nb->span[j], xmin = 0, xmax = t->n[ax], klo = s->ibase, khi = s->ibase + s->nloc;
   uint32_t a[2], b[2];
-  int m = cyclic(box->lo[k], box->len[k], t->n[k], a, b);
+  int m = cyclic(box->lo[ax], box->len[ax], t->n[ax], a, b);
   mg_status st = MG_OK;
-  if (k == 0) {
-    for (int j = 0; j < m && st == MG_OK; j++)
-      st = add_items(s, r, (base + a[j]) * P, (base + b[j]) * P, err);
+  if (j == 0) {
+    for (int q = 0; q < m && st == MG_OK; q++)
+      st = add_items(s, r, base + a[q] * span, base + b[q] * span, err);
     return st;
   }
-  uint64_t span = t->stride[k], xmin = 0, xmax = t->n[k];
-  /* x with [base + x span, base + (x+1) span) inside [olo, ohi) somewhere */
-  if (base < olo || base + xmax * span > ohi) {
-    xmin = olo > base ? (olo - base) / span : 0;
-    xmax = ohi > base ? (ohi - base + span - 1) / span : 0;
+  /* x with [base + x span, base + (x+1) span) inside [klo, khi) somewhere */
+  if (base < klo || base + xmax * span > khi) {
+    xmin = klo > base ? (klo - base) / span : 0;
+    xmax = khi > base ? (khi - base + span - 1) / span : 0;
   }
-  for (int j = 0; j < m && st == MG_OK; j++) {
-    uint64_t x0 = a[j] > xmin ? a[j] : xmin, x1 = b[j] < xmax ? b[j] : xmax;
+  for (int q = 0; q < m && st == MG_OK; q++) {
+    uint64_t x0 = a[q] > xmin ? a[q] : xmin, x1 = b[q] < xmax ? b[q] : xmax;
     for (uint64_t x = x0; x < x1 && st == MG_OK; x++)
-      st = box_rec(s, box, k - 1, base + x * span, olo, ohi, r, err);
+      st = box_rec(s, box, nb, j - 1, base + x * span, r, err);
   }
   return st;
 }
 
-mg_status mg_scope_box(const mg_sim *s, const mg_box *box, mg_ranges *r, mg_err *err) {
-  uint64_t P = s->info.pieces;
-  r->n = 0;
-  return box_rec(s, box, s->info.topo.d - 1, 0, s->ibase / P, (s->ibase + s->nloc + P - 1) / P, r, err);
+/* Piece p's runs of a box in its own numbering: axis p + j (mod d) j-th
+ * fastest, from bit p N. */
+static mg_status piece_box(const mg_sim *s, const mg_box *box, uint64_t p, mg_ranges *r, mg_err *err) {
+  const mg_topo *t = &s->info.topo;
+  numbering nb;
+  int rot = (int)(p % (uint64_t)t->d);
+  for (int j = 0; j < t->d; j++) {
+    nb.ax[j] = (j + rot) % t->d;
+    nb.span[j] = s->lay_stride[rot][nb.ax[j]];
+  }
+  return box_rec(s, box, &nb, t->d - 1, p * s->N, r, err);
 }
 
-mg_status mg_scope_origins(const mg_sim *s, uint32_t range_lo, uint32_t range_len, mg_ranges *r, mg_err *err) {
+/* Does piece p's block of bits meet the kept ones? */
+static int piece_kept(const mg_sim *s, uint64_t p) {
+  uint64_t lo = p * s->N;
+  return lo < s->ibase + s->nloc && lo + s->N > s->ibase;
+}
+
+mg_status mg_scope_box(const mg_sim *s, const mg_box *box, int64_t piece, mg_ranges *r, mg_err *err) {
+  uint64_t P = s->info.pieces;
+  mg_status st = MG_OK;
+  r->n = 0;
+  if (!s->layout) {
+    const mg_topo *t = &s->info.topo;
+    numbering nb;
+    for (int j = 0; j < t->d; j++) {
+      nb.ax[j] = j;
+      nb.span[j] = (uint64_t)t->stride[j] * P;
+    }
+    return box_rec(s, box, &nb, t->d - 1, 0, r, err);
+  }
+  for (uint64_t p = piece >= 0 ? (uint64_t)piece : 0; p < (piece >= 0 ? (uint64_t)piece + 1 : P) && st == MG_OK; p++)
+    if (piece_kept(s, p)) st = piece_box(s, box, p, r, err);
+  return st;
+}
+
+static int run_cmp(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Origins [A, B) (row-major) of piece p in its own numbering: the range is
+ * cut into boxes, each as long along an axis as it can be while the faster
+ * axes are whole (at most 2d - 1 of them); their runs are appended
+ * unsorted. */
+static mg_status lay_origins(const mg_sim *s, uint64_t A, uint64_t B, uint64_t p, mg_ranges *out, mg_err *err) {
+  const mg_topo *t = &s->info.topo;
+  mg_status st = MG_OK;
+  while (A < B && st == MG_OK) {
+    int k = 0;
+    while (k + 1 < t->d && A % t->stride[k + 1] == 0 && A + t->stride[k + 1] <= B)
+      k++;
+    uint64_t xk = (A / t->stride[k]) % t->n[k], cnt = (B - A) / t->stride[k];
+    if (cnt > t->n[k] - xk) cnt = t->n[k] - xk;
+    mg_box box;
+    memset(&box, 0, sizeof box);
+    for (int j = 0; j < t->d; j++) {
+      uint64_t x = (A / t->stride[j]) % t->n[j];
+      box.lo[j] = j < k ? 0 : (uint32_t)x;
+      box.len[j] = j < k ? t->n[j] : j == k ? (uint32_t)cnt : 1;
+    }
+    st = piece_box(s, &box, p, out, err);
+    A += cnt * t->stride[k];
+  }
+  return st;
+}
+
+mg_status mg_scope_origins(const mg_sim *s, uint32_t range_lo, uint32_t range_len, int64_t piece, mg_ranges *r,
+                           mg_err *err) {
   uint64_t N = s->N, P = s->info.pieces, lo = range_lo % N, len = range_len > N ? N : range_len;
   uint64_t first = lo + len <= N ? len : N - lo;
-  mg_status st;
+  mg_status st = MG_OK;
   r->n = 0;
-  if (first < len && (st = add_items(s, r, 0, (len - first) * P, err)) != MG_OK) return st;
-  return add_items(s, r, lo * P, (lo + first) * P, err);
+  if (!s->layout) {
+    if (first < len && (st = add_items(s, r, 0, (len - first) * P, err)) != MG_OK) return st;
+    return add_items(s, r, lo * P, (lo + first) * P, err);
+  }
+  for (uint64_t p = piece >= 0 ? (uint64_t)piece : 0; p < (piece >= 0 ? (uint64_t)piece + 1 : P) && st == MG_OK; p++) {
+    if (!piece_kept(s, p)) continue;
+    if (first < len) st = lay_origins(s, 0, len - first, p, r, err);
+    if (st == MG_OK) st = lay_origins(s, lo, lo + first, p, r, err);
+  }
+  if (st != MG_OK || r->n < 2) return st;
+  /* sorted, and touching runs merged, as the selector expects */
+  qsort(r->v, r->n, 2 * sizeof *r->v, run_cmp);
+  size_t n = 1;
+  for (size_t j = 1; j < r->n; j++) {
+    if (r->v[2 * j] == r->v[2 * n - 1]) {
+      r->v[2 * n - 1] = r->v[2 * j + 1];
+    } else {
+      r->v[2 * n] = r->v[2 * j];
+      r->v[2 * n + 1] = r->v[2 * j + 1];
+      n++;
+    }
+  }
+  r->n = n;
+  return MG_OK;
 }
 
 /* The one axis a colour depends on, if its classes are worth walking as
@@ -129,6 +224,7 @@ static int color_axis(const mg_sim *s, const mg_selector *sel) {
 
 int mg_scope_color(mg_sim *s, const mg_selector *sel, const mg_ranges **out, mg_err *err, mg_status *st) {
   *st = MG_OK;
+  if (s->layout) return 0; /* a piece's own numbering: the masks take over */
   for (int i = 0; i < s->ncrange; i++) {
     mg_color_ranges *c = &s->crange[i];
     if (c->m == sel->color_m && c->c == sel->color_c && !memcmp(c->w, sel->color_w, sizeof c->w)) {

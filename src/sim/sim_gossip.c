@@ -97,7 +97,13 @@ mg_status mg_gossip_alloc(mg_sim *s, mg_err *err) {
     s->cur[v] = s->pool + v * W;
     s->touched[v] = -1;
     /* initially node v holds its own P pieces */
-    set_items(s, s->cur[v], v * s->info.pieces, (v + 1) * s->info.pieces);
+    if (!s->layout)
+      set_items(s, s->cur[v], v * s->info.pieces, (v + 1) * s->info.pieces);
+    else
+      for (uint32_t p = 0; p < s->info.pieces; p++) {
+        uint64_t b = mg_item_bit(s, v, p);
+        set_items(s, s->cur[v], b, b + 1);
+      }
   }
   if (s->info.flags & MG_SCHED_TRACK_ARRIVAL) {
     s->arrival = mg_calloc(N * s->nloc, sizeof(uint32_t));
@@ -246,9 +252,13 @@ static const uint64_t *piece_mask(mg_sim *s, uint32_t p) {
   if (!s->piece_mask[p]) {
     uint64_t *m = mg_calloc(s->W, sizeof(uint64_t)), olo, ohi;
     if (!m) return NULL;
-    own_origins(s, &olo, &ohi);
-    for (uint64_t o = olo; o < ohi; o++)
-      bit_set(m, o * s->info.pieces + p - s->ibase);
+    if (s->layout) {
+      set_items(s, m, (uint64_t)p * s->N, (uint64_t)(p + 1) * s->N);
+    } else {
+      own_origins(s, &olo, &ohi);
+      for (uint64_t o = olo; o < ohi; o++)
+        bit_set(m, o * s->info.pieces + p - s->ibase);
+    }
     s->piece_mask[p] = m;
   }
   return s->piece_mask[p];
@@ -282,8 +292,17 @@ static const uint64_t *color_mask(mg_sim *s, const mg_selector *sel) {
     mask_clear(s);
   }
   uint64_t P = s->info.pieces, olo, ohi;
+  /* a piece's own numbering (gossip_layout.c): bit by bit */
+  for (uint64_t b = 0; s->layout && b < s->nloc; b++) {
+    uint64_t o = mg_bit_item(s, s->ibase + b) / P;
+    if (color_of(&s->info.topo, sel->color_w, sel->color_m, (uint32_t)o) != sel->color_c) continue;
+    if (cached)
+      bit_set(bits, b);
+    else
+      mask_items(s, s->ibase + b, s->ibase + b + 1);
+  }
   own_origins(s, &olo, &ohi);
-  for (uint64_t o = olo; o < ohi; o++)
+  for (uint64_t o = olo; o < ohi && !s->layout; o++)
     if (color_of(&s->info.topo, sel->color_w, sel->color_m, (uint32_t)o) == sel->color_c) {
       if (cached)
         set_items(s, bits, o * P, (o + 1) * P);
@@ -329,8 +348,8 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
                               "round %lld transfer %zu: item %llu out of range (%llu items)", (long long)r, i,
                               (unsigned long long)it, (unsigned long long)s->nitems);
       /* another shard's item: its owner checks it */
-      if (it - s->ibase >= s->nloc) continue;
-      uint64_t li = it - s->ibase;
+      uint64_t li = mg_item_bit(s, it / s->info.pieces, (uint32_t)(it % s->info.pieces)) - s->ibase;
+      if (li >= s->nloc) continue;
       if (!bit_get(held, li))
         return mg_sim_violate(s, err, MG_RULE_NOT_HELD, (int64_t)i, -1, tr->src, (int64_t)it,
                               "round %lld transfer %zu: node %u sends item %llu it does not hold", (long long)r, i,
@@ -351,17 +370,19 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
     return mg_sim_violate(s, err, MG_RULE_SELECTOR, (int64_t)i, -1, tr->src, -1,
                           "round %lld transfer %zu: colour %u mod %u is not a colour", (long long)r, i, sel->color_c,
                           sel->color_m);
+  /* a piece-major numbering scopes one piece's bits only */
+  int64_t piece = (sel->flags & MG_SEL_PIECE) ? (int64_t)sel->piece : -1;
   if (!list) {
     /* the runs the copy starts from */
     mg_ranges *sc = &s->scope;
     if (sel->flags & MG_SEL_BOX)
-      st = mg_scope_box(s, &sel->box, sc, err);
+      st = mg_scope_box(s, &sel->box, piece, sc, err);
     else if (sel->flags & MG_SEL_ORIGIN_RANGE)
-      st = mg_scope_origins(s, sel->range_lo, sel->range_len, sc, err);
+      st = mg_scope_origins(s, sel->range_lo, sel->range_len, piece, sc, err);
     else
       st = mg_scope_all(s, sc, err);
     if (st == MG_OK && (sel->flags & MG_SEL_BOX) && (sel->flags & MG_SEL_ORIGIN_RANGE) &&
-        (st = mg_scope_origins(s, sel->range_lo, sel->range_len, &s->tmp, err)) == MG_OK) {
+        (st = mg_scope_origins(s, sel->range_lo, sel->range_len, piece, &s->tmp, err)) == MG_OK) {
       st = mg_scope_meet(sc, &s->tmp, &s->tmp2, err);
       sc = &s->tmp2;
     }
@@ -375,7 +396,7 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
     if ((st = fill_ranges(s, held, sc, err)) != MG_OK) return st;
   }
   if (list && (sel->flags & MG_SEL_BOX)) {
-    if ((st = mg_scope_box(s, &sel->box, &s->tmp, err)) != MG_OK) return st;
+    if ((st = mg_scope_box(s, &sel->box, piece, &s->tmp, err)) != MG_OK) return st;
     keep_ranges(s, &s->tmp);
   }
   if (sel->flags & MG_SEL_PIECE) {
@@ -389,7 +410,7 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
     and_runs(s, m);
   }
   if (list && (sel->flags & MG_SEL_ORIGIN_RANGE)) {
-    if ((st = mg_scope_origins(s, sel->range_lo, sel->range_len, &s->tmp, err)) != MG_OK) return st;
+    if ((st = mg_scope_origins(s, sel->range_lo, sel->range_len, piece, &s->tmp, err)) != MG_OK) return st;
     keep_ranges(s, &s->tmp);
   }
   if (sel->flags & MG_SEL_ARRIVAL) {
@@ -416,7 +437,7 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
       for (uint64_t w = s->run.v[2 * j]; w < s->run.v[2 * j + 1]; w++)
         for (uint64_t x = s->sel[w]; x; x &= x - 1) {
           uint64_t it = w * 64 + (uint64_t)__builtin_ctzll(x);
-          if (!sel->pred(it + s->ibase, sel->pred_arg)) s->sel[w] &= ~((uint64_t)1 << (it & 63));
+          if (!sel->pred(mg_bit_item(s, it + s->ibase), sel->pred_arg)) s->sel[w] &= ~((uint64_t)1 << (it & 63));
         }
   }
   if (sel->flags & MG_SEL_MINUS_DST) {
@@ -642,18 +663,18 @@ mg_status mg_gossip_deliver(mg_sim *s, uint32_t v, int via, mg_err *err) {
 void mg_gossip_prefetch(const mg_sim *s, const mg_transfer *tr) {
   const mg_selector *sel = &tr->sel;
   const mg_topo *t = &s->info.topo;
-  uint64_t it;
+  uint64_t it, o = 0;
+  uint32_t piece = (sel->flags & MG_SEL_PIECE) && sel->piece < s->info.pieces ? sel->piece : 0;
   if (tr->src >= s->N || tr->dst >= s->N || (sel->flags & MG_SEL_LIST)) return;
   if (sel->flags & MG_SEL_BOX) {
-    uint64_t o = 0;
     for (int k = 0; k < t->d; k++)
       o += (uint64_t)(sel->box.lo[k] % t->n[k]) * t->stride[k];
-    it = o * s->info.pieces;
   } else if (sel->flags & MG_SEL_ORIGIN_RANGE) {
-    it = (uint64_t)(sel->range_lo % s->N) * s->info.pieces;
+    o = sel->range_lo % s->N;
   } else {
     return;
   }
+  it = mg_item_bit(s, o, piece);
   if (it < s->ibase || it - s->ibase >= s->nloc) return;
   uint64_t w = (it - s->ibase) >> 6;
   __builtin_prefetch(s->cur[tr->src] + w, 0);
@@ -704,7 +725,15 @@ mg_status mg_gossip_check_complete(mg_sim *s, mg_err *err) {
     for (uint64_t w = 0; w < s->W; w++) {
       uint64_t want = w < full_words ? ~(uint64_t)0 : (~(uint64_t)0 >> (64 - rest));
       if ((row[w] & want) != want) {
-        uint64_t it = w * 64 + (uint64_t)__builtin_ctzll(~row[w] & want) + s->ibase;
+        uint64_t it = mg_bit_item(s, w * 64 + (uint64_t)__builtin_ctzll(~row[w] & want) + s->ibase);
+        /* a piece's own numbering: the least item missing is not the first bit */
+        for (uint64_t u = w; s->layout && u < s->W; u++) {
+          uint64_t wu = u < full_words ? ~(uint64_t)0 : (~(uint64_t)0 >> (64 - rest));
+          for (uint64_t x = ~row[u] & wu; x; x &= x - 1) {
+            uint64_t iu = mg_bit_item(s, u * 64 + (uint64_t)__builtin_ctzll(x) + s->ibase);
+            if (iu < it) it = iu;
+          }
+        }
         s->vsub = (int64_t)it;
         return mg_sim_violate(s, err, MG_RULE_INCOMPLETE, -1, -1, v, (int64_t)it,
                               "incomplete: node %u lacks item %llu (origin %llu, piece %llu) after %lld rounds", v,
@@ -717,6 +746,7 @@ mg_status mg_gossip_check_complete(mg_sim *s, mg_err *err) {
 }
 
 int mg_sim_holds(const mg_sim *s, uint32_t node, uint64_t item) {
-  if (s->info.problem != MG_GOSSIP || !s->cur || node >= s->N || item - s->ibase >= s->nloc) return 0;
-  return bit_get(s->cur[node], item - s->ibase);
+  if (s->info.problem != MG_GOSSIP || !s->cur || node >= s->N || item >= s->nitems) return 0;
+  uint64_t b = mg_item_bit(s, item / s->info.pieces, (uint32_t)(item % s->info.pieces)) - s->ibase;
+  return b < s->nloc && bit_get(s->cur[node], b);
 }

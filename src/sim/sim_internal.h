@@ -120,10 +120,15 @@ struct mg_sim {
   size_t nroute_arcs, caproute_arcs;
 
   /* item shards (sim_shard.c; meshgossip_shard.h): gossip keeps items
-   * [ibase, ibase + nloc) (whole origins), exchange the destinations
+   * [ibase, ibase + nloc) (whole origins, or a range of gossip_layout.c's
+   * numbering), exchange the destinations
    * [tlo, tlo + nt); unsharded: 0, nitems, 0, N. */
   const mg_shard *shard;
   uint64_t ibase, nloc;
+  /* gossip_layout.c: 1 when a shard numbers its bits piece-major, piece p
+   * with its axes rotated by p mod d (lay_stride[p mod d][axis]) */
+  int layout;
+  uint64_t lay_stride[MG_MAX_DIMS][MG_MAX_DIMS];
   uint32_t tlo, nt;
   size_t cur_xfer; /* the transfer being checked */
   int64_t vsub;    /* where in it (or the item at the end): a violation's key */
@@ -176,14 +181,25 @@ mg_status mg_rule_route(mg_sim *s, const mg_transfer *tr, size_t i, const mg_seg
 mg_status mg_rule_port(mg_sim *s, size_t i, uint32_t node, int send, mg_err *err);
 mg_status mg_rule_bus(mg_sim *s, const mg_transfer *tr, size_t i, uint64_t *nitems, mg_err *err);
 
-/* gossip_scope.c: the bit runs of all kept items, of a box of origins, of
- * an origin range, of a colour of one axis (returns 0 when that colour is
- * not runs, or on error with *st set; the runs are cached), and the meet of
- * two run lists. */
+/* gossip_layout.c: does a shard of this gossip number its bits piece-major
+ * (several pieces on a grid of 2 or more axes)? Then mg_layout_setup sets
+ * s->layout. An item's bit and a bit's item (both global, before ibase). */
+int mg_layout_wanted(const mg_schedule_info *info);
+void mg_layout_setup(mg_sim *s);
+uint64_t mg_item_bit(const mg_sim *s, uint64_t origin, uint32_t piece);
+uint64_t mg_bit_item(const mg_sim *s, uint64_t bit);
+
+/* gossip_scope.c: the bit runs of all kept items, of a box of origins (of
+ * one piece, or of every piece when piece is negative: the unsharded
+ * numbering keeps an origin's pieces together and ignores it), of an origin
+ * range, of a colour of one axis (returns 0 when that colour is not runs,
+ * or on error with *st set; the runs are cached), and the meet of two run
+ * lists. */
 void mg_ranges_free(mg_ranges *r);
 mg_status mg_scope_all(const mg_sim *s, mg_ranges *r, mg_err *err);
-mg_status mg_scope_box(const mg_sim *s, const mg_box *box, mg_ranges *r, mg_err *err);
-mg_status mg_scope_origins(const mg_sim *s, uint32_t range_lo, uint32_t range_len, mg_ranges *r, mg_err *err);
+mg_status mg_scope_box(const mg_sim *s, const mg_box *box, int64_t piece, mg_ranges *r, mg_err *err);
+mg_status mg_scope_origins(const mg_sim *s, uint32_t range_lo, uint32_t range_len, int64_t piece, mg_ranges *r,
+                           mg_err *err);
 int mg_scope_color(mg_sim *s, const mg_selector *sel, const mg_ranges **out, mg_err *err, mg_status *st);
 mg_status mg_scope_meet(const mg_ranges *a, const mg_ranges *b, mg_ranges *out, mg_err *err);
 

@@ -44,11 +44,20 @@ mg_status mg_shard_setup(mg_sim *s, uint64_t *need, mg_err *err) {
   if (!sh->reduce || !sh->share) return mg_fail(err, MG_ERR_INVALID, "a shard needs reduce and share");
   if (!(s->sr = calloc(1, sizeof *s->sr))) return mg_fail(err, MG_ERR_NOMEM, "cannot allocate the shard's round");
   s->shard = sh;
-  /* contiguous blocks of origins (gossip) or destinations (exchange) */
+  /* contiguous blocks of origins (gossip) or destinations (exchange); of
+   * bits in each piece's own numbering when there are several pieces on a
+   * grid (gossip_layout.c) */
   uint64_t lo = N * k / K, hi = N * (k + 1) / K;
-  if (info->problem == MG_GOSSIP) {
+  if (info->problem == MG_GOSSIP && mg_layout_wanted(info)) {
+    uint64_t NP = N * info->pieces; /* fits: mg_sim_begin checked N P */
+    mg_layout_setup(s);
+    s->ibase = NP / K * k + NP % K * k / K;
+    s->nloc = NP / K * (k + 1) + NP % K * (k + 1) / K - s->ibase;
+  } else if (info->problem == MG_GOSSIP) {
     s->ibase = lo * info->pieces;
     s->nloc = (hi - lo) * info->pieces;
+  }
+  if (info->problem == MG_GOSSIP) {
     s->nt = s->N;
     uint64_t rows;
     uint64_t W = mg_words(s->nloc);

@@ -127,6 +127,23 @@ t = d["rounds"][-1].pop(j)
 open(sys.argv[2] + ".want", "w").write("node %d lacks item %d " % (t["dst"], t["items"][0]))'
   same verify "$tmp/g4.json"
   expect 1 "incomplete: $(cat "$tmp/g4.json.want")"
+  # two pieces on torus:4x4: the shards number their bits piece by piece,
+  # black's origins column by column (src/sim/gossip_layout.c), so a
+  # shard's first bit is not always its least item. Node 1 sends item 31
+  # (origin 15, black) in round 0. Then items 9 (origin 4 = (0,1)) and 3
+  # (origin 1 = (1,0)), both black, are taken out of the last two rounds'
+  # transfers to node 3: in the shards' numbering 9 comes first, and every
+  # shard must name item 3, as one simulator does.
+  "$mg" run --algo dimwise-colored --topo torus:4x4 --r 1 --export "$tmp/c.json" >/dev/null || fail "export colored"
+  edit "$tmp/c.json" "$tmp/c1.json" 'd["rounds"][0][2]["items"] = [31]'
+  same verify "$tmp/c1.json"
+  expect 1 "round 0 transfer 2: node 1 sends item 31 it does not hold"
+  edit "$tmp/c.json" "$tmp/c2.json" '
+for r, it in ((2, 9), (3, 3)):
+    t = next(t for t in d["rounds"][r] if t["dst"] == 3 and it in t["items"])
+    t["items"].remove(it)'
+  same verify "$tmp/c2.json"
+  expect 1 "incomplete: node 3 lacks item 3 (origin 1, piece 1)"
   # exchange on ring:12: the shards own destinations 0-3, 4-7, 8-11; a
   # block for destination 9 that its sender does not hold
   "$mg" run --algo exchange-ring --topo ring:12 --r 1 --export "$tmp/x.json" >/dev/null || fail "export exchange"
