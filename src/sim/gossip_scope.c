@@ -2,13 +2,16 @@
  * bits: a box of origins is one run per row of the box along axis 0, an
  * origin range one or two, a colour that depends on one axis k >= 1 one run
  * per slab x_k = const; each clipped to the items this state keeps (its
- * shard). The selector then works on those runs only, so a transfer costs
- * the words its items occupy, not the words between them: Juurlink, Rao,
- * Sibeyn's TORGOS ("Gossiping on Meshes and Tori", 1996) sends column
- * strips and every s-th row of a 729 x 729 torus, 1/81 of a row's words
- * or less, and a shard holds 1/K of every row. Box rows are enumerated
- * only where they meet the shard's origins, so K serial shards do not walk
- * the whole box K times. */
+ * shard). In a piece's own numbering (gossip_layout.c) the box rows lie
+ * along that piece's fastest axis, an origin range is cut into boxes, a
+ * piece alone is one run, and colours are left to the masks. The selector
+ * then works on those runs only, so a transfer costs the words its items
+ * occupy, not the words between them: Juurlink, Rao, Sibeyn's TORGOS
+ * ("Gossiping on Meshes and Tori", 1996) sends column strips and every
+ * s-th row of a 729 x 729 torus, 1/81 of a row's words or less, and a
+ * shard holds 1/K of every row. Box rows are enumerated only where they
+ * meet the shard's bits, so K serial shards do not walk the whole box K
+ * times. */
 #include "sim_internal.h"
 
 #include <stdlib.h>
@@ -39,8 +42,9 @@ static mg_status add_items(const mg_sim *s, mg_ranges *r, uint64_t lo, uint64_t 
   return MG_OK;
 }
 
-mg_status mg_scope_all(const mg_sim *s, mg_ranges *r, mg_err *err) {
+mg_status mg_scope_all(const mg_sim *s, int64_t piece, mg_ranges *r, mg_err *err) {
   r->n = 0;
+  if (s->layout && piece >= 0) return add_items(s, r, (uint64_t)piece * s->N, (uint64_t)(piece + 1) * s->N, err);
   return add_items(s, r, s->ibase, s->ibase + s->nloc, err);
 }
 

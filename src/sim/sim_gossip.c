@@ -1,6 +1,8 @@
 /* Gossip state: every node's held items as a bitset over item ids
- * (origin*P + piece); a shard (meshgossip_shard.h) keeps the bits of its
- * items [ibase, ibase + nloc) only, bit it - ibase for item it. Every
+ * (origin*P + piece); a shard (meshgossip_shard.h) keeps the bits
+ * [ibase, ibase + nloc) only, bit it - ibase for item it, or, with several
+ * pieces on a grid, in each piece's own numbering (gossip_layout.c:
+ * mg_item_bit, mg_bit_item). Every
  * transfer of a round reads the state at the round's start: what a node
  * receives goes to its delivery row, which the round's end ORs into its
  * held row and clears again. A transfer works only on its window, the
@@ -380,7 +382,7 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
     else if (sel->flags & MG_SEL_ORIGIN_RANGE)
       st = mg_scope_origins(s, sel->range_lo, sel->range_len, piece, sc, err);
     else
-      st = mg_scope_all(s, sc, err);
+      st = mg_scope_all(s, piece, sc, err);
     if (st == MG_OK && (sel->flags & MG_SEL_BOX) && (sel->flags & MG_SEL_ORIGIN_RANGE) &&
         (st = mg_scope_origins(s, sel->range_lo, sel->range_len, piece, &s->tmp, err)) == MG_OK) {
       st = mg_scope_meet(sc, &s->tmp, &s->tmp2, err);

@@ -189,14 +189,15 @@ void mg_layout_setup(mg_sim *s);
 uint64_t mg_item_bit(const mg_sim *s, uint64_t origin, uint32_t piece);
 uint64_t mg_bit_item(const mg_sim *s, uint64_t bit);
 
-/* gossip_scope.c: the bit runs of all kept items, of a box of origins (of
+/* gossip_scope.c: the bit runs of all kept items (of one piece alone in a
+ * piece's own numbering, when piece >= 0), of a box of origins (of
  * one piece, or of every piece when piece is negative: the unsharded
  * numbering keeps an origin's pieces together and ignores it), of an origin
  * range, of a colour of one axis (returns 0 when that colour is not runs,
  * or on error with *st set; the runs are cached), and the meet of two run
  * lists. */
 void mg_ranges_free(mg_ranges *r);
-mg_status mg_scope_all(const mg_sim *s, mg_ranges *r, mg_err *err);
+mg_status mg_scope_all(const mg_sim *s, int64_t piece, mg_ranges *r, mg_err *err);
 mg_status mg_scope_box(const mg_sim *s, const mg_box *box, int64_t piece, mg_ranges *r, mg_err *err);
 mg_status mg_scope_origins(const mg_sim *s, uint32_t range_lo, uint32_t range_len, int64_t piece, mg_ranges *r,
                            mg_err *err);
