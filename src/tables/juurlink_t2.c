@@ -49,8 +49,10 @@ static const char *const T2_SPEC[5] = {"dimwise-colored:phases=1-1", "dimwise-co
  * with the item shards (meshgossip-mpi --serial K; docs/distributed.md has
  * the runs and their figures, each equal to our closed form): n = 243,
  * every row with the parameters of the closed-form search; n = 729,
- * Approach 2-2 and TORGOS(3,3,1). */
-static int sharded_run(int i, int row) { return T2_N[i] == 243 || (T2_N[i] == 729 && (row == 2 || row == 3)); }
+ * Approaches 2-1 and 2-2 and TORGOS(3,3,1). */
+static int sharded_run(int i, int row) {
+  return T2_N[i] == 243 || (T2_N[i] == 729 && (row == 1 || row == 2 || row == 3));
+}
 
 static mg_status cell(mg_table *out, const mg_sim_opts *opts, int i, int j, int row, mg_err *err) {
   char topo[32];
