@@ -17,9 +17,6 @@
  * (sim_shard.c), so a shard may keep part of an origin's pieces. */
 #include "sim_internal.h"
 
-#include <stdlib.h>
-#include <string.h>
-
 int mg_layout_wanted(const mg_schedule_info *info) {
   return info->problem == MG_GOSSIP && info->pieces > 1 && info->topo.kind == MG_TOPO_GRID && info->topo.d >= 2;
 }
@@ -47,6 +44,10 @@ uint64_t mg_item_bit(const mg_sim *s, uint64_t origin, uint32_t piece) {
     o /= t->n[k];
   }
   return (uint64_t)piece * t->N + b;
+}
+
+uint64_t mg_id_bit(const mg_sim *s, uint64_t item) {
+  return s->layout ? mg_item_bit(s, item / s->info.pieces, (uint32_t)(item % s->info.pieces)) : item;
 }
 
 uint64_t mg_bit_item(const mg_sim *s, uint64_t bit) {

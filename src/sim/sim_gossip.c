@@ -294,17 +294,21 @@ static const uint64_t *color_mask(mg_sim *s, const mg_selector *sel) {
     mask_clear(s);
   }
   uint64_t P = s->info.pieces, olo, ohi;
-  /* a piece's own numbering (gossip_layout.c): bit by bit */
-  for (uint64_t b = 0; s->layout && b < s->nloc; b++) {
-    uint64_t o = mg_bit_item(s, s->ibase + b) / P;
-    if (color_of(&s->info.topo, sel->color_w, sel->color_m, (uint32_t)o) != sel->color_c) continue;
-    if (cached)
-      bit_set(bits, b);
-    else
-      mask_items(s, s->ibase + b, s->ibase + b + 1);
+  if (s->layout) {
+    /* a piece's own numbering (gossip_layout.c): bit by bit */
+    for (uint64_t b = 0; b < s->nloc; b++) {
+      uint64_t o = mg_bit_item(s, s->ibase + b) / P;
+      if (color_of(&s->info.topo, sel->color_w, sel->color_m, (uint32_t)o) != sel->color_c) continue;
+      if (cached)
+        bit_set(bits, b);
+      else
+        mask_items(s, s->ibase + b, s->ibase + b + 1);
+    }
+    olo = ohi = 0;
+  } else {
+    own_origins(s, &olo, &ohi);
   }
-  own_origins(s, &olo, &ohi);
-  for (uint64_t o = olo; o < ohi && !s->layout; o++)
+  for (uint64_t o = olo; o < ohi; o++)
     if (color_of(&s->info.topo, sel->color_w, sel->color_m, (uint32_t)o) == sel->color_c) {
       if (cached)
         set_items(s, bits, o * P, (o + 1) * P);
@@ -350,7 +354,7 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
                               "round %lld transfer %zu: item %llu out of range (%llu items)", (long long)r, i,
                               (unsigned long long)it, (unsigned long long)s->nitems);
       /* another shard's item: its owner checks it */
-      uint64_t li = mg_item_bit(s, it / s->info.pieces, (uint32_t)(it % s->info.pieces)) - s->ibase;
+      uint64_t li = mg_id_bit(s, it) - s->ibase;
       if (li >= s->nloc) continue;
       if (!bit_get(held, li))
         return mg_sim_violate(s, err, MG_RULE_NOT_HELD, (int64_t)i, -1, tr->src, (int64_t)it,
@@ -749,6 +753,6 @@ mg_status mg_gossip_check_complete(mg_sim *s, mg_err *err) {
 
 int mg_sim_holds(const mg_sim *s, uint32_t node, uint64_t item) {
   if (s->info.problem != MG_GOSSIP || !s->cur || node >= s->N || item >= s->nitems) return 0;
-  uint64_t b = mg_item_bit(s, item / s->info.pieces, (uint32_t)(item % s->info.pieces)) - s->ibase;
+  uint64_t b = mg_id_bit(s, item) - s->ibase;
   return b < s->nloc && bit_get(s->cur[node], b);
 }

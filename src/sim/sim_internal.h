@@ -187,6 +187,7 @@ mg_status mg_rule_bus(mg_sim *s, const mg_transfer *tr, size_t i, uint64_t *nite
 int mg_layout_wanted(const mg_schedule_info *info);
 void mg_layout_setup(mg_sim *s);
 uint64_t mg_item_bit(const mg_sim *s, uint64_t origin, uint32_t piece);
+uint64_t mg_id_bit(const mg_sim *s, uint64_t item); /* item id origin*P + piece */
 uint64_t mg_bit_item(const mg_sim *s, uint64_t bit);
 
 /* gossip_scope.c: the bit runs of all kept items (of one piece alone in a
