@@ -48,6 +48,10 @@ void cli_sim_opts(const cli_opts *o, mg_sim_opts *so);
 /* The simulator's item shard for every run (NULL: the whole state);
  * meshgossip-mpi's run and verify set it (tools/mpi/dist.c). */
 extern const struct mg_shard *cli_shard;
+/* 1 on a serial pass whose report nobody reads (every pass but the last of
+ * meshgossip-mpi --serial): run skips the link trace, a fifth of such a
+ * pass's time on 729 x 729, whose figures only the last pass prints. */
+extern int cli_untraced;
 void cli_progress_done(void);
 /* Step progress of compare, table, tune on a terminal (cli_progress.c):
  * sets so->on_step when stderr is a terminal; cli_progress_done clears

@@ -245,6 +245,7 @@ int cli_size_check(const cli_opts *o, const mg_problem_spec *pb) {
 }
 
 const struct mg_shard *cli_shard;
+int cli_untraced;
 
 void cli_sim_opts(const cli_opts *o, mg_sim_opts *so) {
   memset(so, 0, sizeof *so);

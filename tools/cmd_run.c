@@ -119,7 +119,7 @@ int cmd_run(int argc, char **argv) {
     }
   } else if (use_engine) {
     st = mg_engine_run(a, &pb, &ps, &so, &eo, cli_engine_replay(), &rep, &eres, &err);
-  } else if (mg_topo_arc_slots(&pb.topo) <= (1u << 22)) {
+  } else if (!cli_untraced && mg_topo_arc_slots(&pb.topo) <= (1u << 22)) {
     st = mg_trace_run(a, &pb, &ps, &so, &to, &trace, &rep, &err);
   } else {
     st = mg_run(a, &pb, &ps, &so, &rep, &err);

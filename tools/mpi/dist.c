@@ -68,6 +68,7 @@ static int run_serial(const char *cmd, int argc, char **argv, uint32_t S, const 
   int rc = 0, saved[2] = {-1, -1};
   do {
     cli_shard = mg_shard_serial_shard(ss);
+    cli_untraced = !mg_shard_serial_last(ss);
     int aloud = mg_shard_serial_last(ss) && me == 0;
     if (!aloud && quiet(1, saved)) {
       rc = EXIT_USAGE;
@@ -98,6 +99,7 @@ static int run_serial(const char *cmd, int argc, char **argv, uint32_t S, const 
     fprintf(stderr, "meshgossip-mpi: %u serial shards, %.3f s in all, peak RSS %.1f MiB, ledger %.1f MiB\n", K,
             mg_now() - t0, rss, (double)mg_shard_serial_bytes(ss) / 1048576.0);
   cli_shard = NULL;
+  cli_untraced = 0;
   mg_shard_serial_free(ss);
   return rc;
 }
