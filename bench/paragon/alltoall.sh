@@ -3,7 +3,9 @@
 # (docs/alltoall.md): ours (ALGOS, default exchange-allport,
 # exchange-lines, exchange-swing unmerged and merged, exchange-ternary,
 # exchange-digits (radix 3 on 9x9, 4 on 8x8 and 4x4x4), with
-# mpi-alltoall-direct and mpi-alltoall-bruck for reference; an algorithm a
+# mpi-alltoall-direct and mpi-alltoall-bruck for reference; and HOPS
+# (default exchange-hops) under the executor's sync=data with its plan
+# fitted to the calibrated model, rows of kind ours-data; an algorithm a
 # shape refuses gives no row) and SMPI's basic_linear MPI_Alltoall (the
 # best built-in from 16 KiB on, results.csv) on torus:8x8 at 256 B .. 64
 # KiB, and on torus:9x9 and torus:4x4x4 at SIZES_OTHER (default the same);
@@ -26,6 +28,13 @@ ours() { # shape np sizes
   smpirun -platform "$here/torus_$1.xml" -hostfile "$here/hosts_$1.txt" -np "$2" "${cfg[@]}" "$out/paragon" \
     --problem exchange --topo "torus:$1" --sizes "$3" --model "$model" --only ours --algos "$algos"
 }
+cal=$(grep -v '^#' "$here/results/calibrated_9x9.model" | paste -sd, -)
+hops() { # shape np sizes: exchange-hops under the executor's sync=data, its plan fitted to the
+  # calibrated model (the executor plans under MESHGOSSIP_MODEL), priced by the same model
+  MESHGOSSIP_MODEL="$cal" smpirun -platform "$here/torus_$1.xml" -hostfile "$here/hosts_$1.txt" -np "$2" "${cfg[@]}" \
+    "$out/paragon" --problem exchange --topo "torus:$1" --sizes "$3" --model "$cal" --only ours --ring no --sync data \
+    --algos "${HOPS:-exchange-hops}"
+}
 theirs() { # shape np sizes
   smpirun -platform "$here/torus_$1.xml" -hostfile "$here/hosts_$1.txt" -np "$2" "${cfg[@]}" \
     --cfg=smpi/alltoall:basic_linear "$out/paragon" --problem exchange --topo "torus:$1" --sizes "$3" \
@@ -34,8 +43,10 @@ theirs() { # shape np sizes
 {
   echo "problem,topology,bytes,kind,algorithm,run_topology,simulated_s,predicted_s,correct"
   ours 8x8 64 "$sizes8" | grep -E '^exchange,torus:8x8,[0-9]+,ours,[^,]*,torus:'
+  hops 8x8 64 "$sizes8" | grep -E '^exchange,torus:8x8,[0-9]+,ours-data,[^,]*,torus:'
   for s in 9x9:81 4x4x4:64; do
     ours "${s%:*}" "${s#*:}" "$sizes_other" | grep -E '^exchange,[^,]*,[0-9]+,ours,[^,]*,torus:'
+    hops "${s%:*}" "${s#*:}" "$sizes_other" | grep -E '^exchange,[^,]*,[0-9]+,ours-data,[^,]*,torus:'
     theirs "${s%:*}" "${s#*:}" "$sizes_other" | grep -E '^exchange,'
   done
 } > "$out/alltoall.csv"

@@ -47,6 +47,7 @@ static const mg_algo *const registry[] = {
     &mg_algo_exchange_swing,
     &mg_algo_exchange_ternary,
     &mg_algo_exchange_digits,
+    &mg_algo_exchange_hops,
 };
 
 size_t mg_algo_count(void) { return sizeof registry / sizeof registry[0]; }
