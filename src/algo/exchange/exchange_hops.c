@@ -153,23 +153,17 @@ static uint32_t xh_class_of(const xh_plan *p, uint32_t s, uint32_t dst) {
 
 /* The axis orders tried: every permutation up to 3D, rotations beyond. */
 static int xh_orders(int d, int (*ord)[MG_MAX_DIMS]) {
-  int m = 0;
-  if (d <= 3) {
-    int p[3] = {0, 1, 2};
-    static const int perm3[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
-    static const int perm2[2][3] = {{0, 1, 0}, {1, 0, 0}};
-    int cnt = d == 3 ? 6 : d == 2 ? 2 : 1;
-    for (int a = 0; a < cnt; a++) {
-      for (int i = 0; i < d; i++)
-        ord[m][i] = d == 3 ? perm3[a][i] : d == 2 ? perm2[a][i] : p[i];
-      m++;
-    }
-    return m;
+  static const int perm3[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  if (d == 3) {
+    for (int a = 0; a < 6; a++)
+      for (int i = 0; i < 3; i++)
+        ord[a][i] = perm3[a][i];
+    return 6;
   }
-  for (int a = 0; a < d; a++, m++)
+  for (int a = 0; a < d; a++) /* rotations; for d <= 2 every order */
     for (int i = 0; i < d; i++)
-      ord[m][i] = (a + i) % d;
-  return m;
+      ord[a][i] = (a + i) % d;
+  return d;
 }
 
 typedef struct xh_off {
