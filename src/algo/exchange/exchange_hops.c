@@ -38,16 +38,18 @@
  * that ends earliest; a uniform cap starts at the busiest arc's total
  * over the rounds and grows until every route fits (with the axes in
  * increasing order a route of h hops fits in h consecutive rounds, so the
- * loop ends). Then `search` steps of hill climbing move single caps by a
- * block, keeping a change when the clock of the model the schedule is
+ * loop ends). Then `search` steps of hill climbing (by default 10000
+ * under timing=async with a send overhead, else none) move single caps by
+ * a block, keeping a change when the clock of the model the schedule is
  * generated under does not get worse (xh_estimate): the plan is fitted to
  * the machine's model, and a fixed seed gives every MPI rank the same.
  *
  * Cost (contention strict or shared, wormhole, circuit or store and
  * forward; every message one hop, one per arc): per round with
  * transfers, ts + td + L_r b tl (no td under store and forward), L_r the
- * busiest arc's blocks in round r; 1-byte blocks, ts = 0: torus:8x8 65
- * (bisection bound 64), 4x4x4 33 (32), 9x9 91 (90), mesh:8x8 199 (128).
+ * busiest arc's blocks in round r; 1-byte blocks, ts = 0, the greedy
+ * caps: torus:8x8 67 (bisection bound 64), 4x4x4 34 (32), 9x9 92 (90),
+ * mesh:8x8 199 (128); search=10000: 65, 33, 91.
  * Restrictions: grids (tori, rings, meshes, lines); all-port (2d sends a
  * round); the diameter at most 250 rounds.
  *
@@ -62,7 +64,8 @@
 #include <string.h>
 
 #define XH_MAX_ROUNDS 250   /* a hop's round fits a byte */
-#define XH_SEARCH     10000 /* hill-climbing steps on the caps, by default */
+#define XH_SEARCH     10000 /* hill-climbing steps on the caps, by default (see xh_build) */
+#define XH_SEARCH_MAX 30000 /* at most (a plan is built on every MPI rank) */
 
 typedef struct xh_plan {
   const mg_topo *t;
@@ -92,7 +95,7 @@ static void xh_free(xh_plan *p) {
 static mg_status xh_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
   int64_t r, iters;
   mg_status st = mg_param_int(ps, "rounds", 0, 0, XH_MAX_ROUNDS, &r, err);
-  if (st == MG_OK) st = mg_param_int(ps, "search", XH_SEARCH, 0, 1000000, &iters, err);
+  if (st == MG_OK) st = mg_param_int(ps, "search", XH_SEARCH, 0, XH_SEARCH_MAX, &iters, err);
   if (st != MG_OK) return st;
   if (pb->problem != MG_EXCHANGE) return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-hops solves complete exchange");
   if (pb->topo.kind != MG_TOPO_GRID) return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-hops runs on grids");
@@ -372,7 +375,12 @@ static mg_status xh_build(const mg_problem_spec *pb, const mg_params *ps, xh_pla
   memset(p, 0, sizeof *p);
   mg_status st = xh_check(pb, ps, err);
   if (st == MG_OK) st = mg_param_int(ps, "rounds", 0, 0, XH_MAX_ROUNDS, &r, err);
-  if (st == MG_OK) st = mg_param_int(ps, "search", XH_SEARCH, 0, 1000000, &iters, err);
+  /* by default the search runs where it pays: under the clock of the
+   * executor's sync=data on a machine with a send overhead, the pipelines
+   * of the header (every MPI rank builds the plan: elsewhere the greedy
+   * caps alone, which the search improves by a block or two) */
+  int64_t def = pb->model.timing == MG_TIMING_ASYNC && pb->model.o > 0 ? XH_SEARCH : 0;
+  if (st == MG_OK) st = mg_param_int(ps, "search", def, 0, XH_SEARCH_MAX, &iters, err);
   if (st != MG_OK) return st;
   const mg_topo *t = &pb->topo;
   int d = t->d, nd = 2 * d;
@@ -618,7 +626,9 @@ static mg_status xh_candidates(const mg_problem_spec *pb, mg_status (*visit)(voi
 
 static const mg_param_desc xh_params[] = {
     {"rounds", "0", "rounds to fill, at least the diameter (0: the diameter); more rounds, lower loads"},
-    {"search", "10000", "hill-climbing steps on the per-direction, per-round caps against the model's clock (0: none)"},
+    {"search", "auto",
+     "hill-climbing steps (0 .. 30000) on the per-direction, per-round caps against the model's clock; auto: "
+     "10000 under timing=async with a send overhead o, else 0"},
     {NULL, NULL, NULL}};
 
 const mg_algo mg_algo_exchange_hops = {
