@@ -325,7 +325,8 @@ static double xh_estimate(const xh_plan *p, const mg_problem_spec *pb, const uns
         if (dep[x * M + y] && t_at[y] > ready) ready = t_at[y];
       double s = ready > cpu ? ready : cpu;
       cpu = s + m->o;
-      t_at[x] = cpu + m->ts + m->td + m->tl * mg_model_wire_bytes(m, (double)p->load[x] * pb->bytes) * slow;
+      double hop = m->switching == MG_SW_SAF ? 0 : m->td; /* as the closed form */
+      t_at[x] = cpu + m->ts + hop + m->tl * mg_model_wire_bytes(m, (double)p->load[x] * pb->bytes) * slow;
       if (t_at[x] > c) c = t_at[x];
     }
   return c;
@@ -395,8 +396,15 @@ static mg_status xh_build(const mg_problem_spec *pb, const mg_params *ps, xh_pla
   size_t W = (size_t)p->R + 1, M = (size_t)nd * W, cells = (size_t)p->C * (size_t)p->maxh;
   if ((uint64_t)M * p->P > (1u << 27))
     return mg_fail(err, MG_ERR_TOO_LARGE, "exchange-hops: %u places x %zu rounds and directions is too many", p->P, M);
-  /* the search keeps the best plan so far beside the one being filled */
-  int search = iters > 0 && M <= 4096;
+  /* a mesh's fill checks a box of up to N arcs for every hop in every
+   * round it tries: about C x orders x hops x rounds x N steps (mesh:32x32
+   * 3e10, 20 s); refuse what would take hours rather than start it */
+  if (p->P > 1 && (double)p->C * (d == 3 ? 6 : d) * p->maxh * p->R * p->P > 5e10)
+    return mg_fail(err, MG_ERR_TOO_LARGE, "exchange-hops: a mesh of %u nodes and %d rounds is too large to plan", t->N,
+                   p->R);
+  /* the search keeps the best plan so far beside the one being filled
+   * (M is at most 16 x 251: the dependency matrix at most 16 MB) */
+  int search = iters > 0;
   p->nh = mg_calloc(p->C, 1);
   p->dir = mg_calloc(cells, 1);
   p->round = mg_calloc(cells, 1);
