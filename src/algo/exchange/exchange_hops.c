@@ -194,8 +194,8 @@ static void xh_box(const xh_plan *p, const int *sh, const int *disp, int64_t *lo
   }
 }
 
-/* The largest count of row a over the box (add = 0), or adds one to every
- * place of the box (add = 1). */
+/* The largest count of row a over the box; with add = 1 after adding one
+ * to every place of it. */
 static uint32_t xh_box_visit(const xh_plan *p, uint32_t *a, const int64_t *lo, const int64_t *hi, int add) {
   const mg_topo *t = p->t;
   int64_t x[MG_MAX_DIMS];
@@ -206,14 +206,32 @@ static uint32_t xh_box_visit(const xh_plan *p, uint32_t *a, const int64_t *lo, c
     uint64_t id = 0;
     for (int i = 0; i < t->d; i++)
       id += (uint64_t)x[i] * t->stride[i];
-    if (add)
-      a[id]++;
-    else if (a[id] > m)
-      m = a[id];
+    a[id] += (uint32_t)add;
+    if (a[id] > m) m = a[id];
     int i = 0;
     while (i < t->d && ++x[i] > hi[i])
       x[i] = lo[i], i++;
     if (i == t->d) return m;
+  }
+}
+
+/* Adds class id's planned hops to the loads (on a mesh to every arc its
+ * blocks cross, and the busiest of them to load). */
+static void xh_count(xh_plan *p, uint32_t id, const int *sh) {
+  size_t W = (size_t)p->R + 1;
+  int disp[MG_MAX_DIMS] = {0};
+  int64_t lo[MG_MAX_DIMS], hi[MG_MAX_DIMS];
+  for (int j = 0; j < p->nh[id]; j++) {
+    uint8_t k = p->dir[(size_t)id * (size_t)p->maxh + (size_t)j];
+    size_t x = (size_t)k * W + p->round[(size_t)id * (size_t)p->maxh + (size_t)j];
+    if (p->P == 1) {
+      p->load[x]++;
+      continue;
+    }
+    xh_box(p, sh, disp, lo, hi);
+    uint32_t l = xh_box_visit(p, p->arc + x * p->P, lo, hi, 1);
+    if (l > p->load[x]) p->load[x] = l;
+    disp[k / 2] += k % 2 ? -1 : 1;
   }
 }
 
@@ -272,22 +290,9 @@ static int xh_fill(xh_plan *p, const xh_off *offs, uint32_t noffs, int (*ord)[MG
     }
     if (best < 0) return 0;
     p->nh[id] = (uint8_t)bn;
-    int disp[MG_MAX_DIMS] = {0};
-    for (int j = 0; j < bn; j++) {
-      size_t x = (size_t)seq[best][j] * (size_t)(p->R + 1) + rnd[best][j];
-      p->dir[(size_t)id * (size_t)p->maxh + (size_t)j] = seq[best][j];
-      p->round[(size_t)id * (size_t)p->maxh + (size_t)j] = rnd[best][j];
-      if (p->P > 1) {
-        int64_t lo[MG_MAX_DIMS], hi[MG_MAX_DIMS];
-        xh_box(p, sh, disp, lo, hi);
-        xh_box_visit(p, p->arc + x * p->P, lo, hi, 1);
-        uint32_t l = xh_box_visit(p, p->arc + x * p->P, lo, hi, 0);
-        if (l > p->load[x]) p->load[x] = l;
-        disp[seq[best][j] / 2] += seq[best][j] % 2 ? -1 : 1;
-      } else {
-        p->load[x]++;
-      }
-    }
+    memcpy(p->dir + (size_t)id * (size_t)p->maxh, seq[best], (size_t)bn);
+    memcpy(p->round + (size_t)id * (size_t)p->maxh, rnd[best], (size_t)bn);
+    xh_count(p, id, sh);
   }
   return 1;
 }
@@ -300,21 +305,28 @@ static int xh_fill(xh_plan *p, const xh_off *offs, uint32_t noffs, int (*ord)[MG
  * plan is the same everywhere); a message of L blocks takes ts + td + its
  * wire bytes (the model's bandwidth factor) x tl, 1 + ack times that under
  * contention=fair, where the reverse arcs are busy too. Under any other
- * timing the cost of the closed form below. */
+ * timing the closed form, xh_rounds_cost. */
+/* The closed form: per round with transfers, ts + td + its busiest arc's
+ * blocks x b x tl (no td under store and forward). */
+static double xh_rounds_cost(const xh_plan *p, const mg_problem_spec *pb) {
+  const mg_model *m = &pb->model;
+  size_t W = (size_t)p->R + 1;
+  double c = 0;
+  for (int r = 1; r <= p->R; r++) {
+    uint32_t l = 0;
+    for (int k = 0; k < 2 * p->t->d; k++)
+      if (p->load[(size_t)k * W + (size_t)r] > l) l = p->load[(size_t)k * W + (size_t)r];
+    if (l) c += m->ts + (m->switching == MG_SW_SAF ? 0 : m->td) + (double)l * pb->bytes * m->tl;
+  }
+  return c;
+}
+
 static double xh_estimate(const xh_plan *p, const mg_problem_spec *pb, const unsigned char *dep, double *t_at) {
   const mg_model *m = &pb->model;
   int nd = 2 * p->t->d, R = p->R;
   size_t W = (size_t)R + 1, M = (size_t)nd * W;
   double c = 0;
-  if (m->timing != MG_TIMING_ASYNC) {
-    for (int r = 1; r <= R; r++) {
-      uint32_t l = 0;
-      for (int k = 0; k < nd; k++)
-        if (p->load[(size_t)k * W + (size_t)r] > l) l = p->load[(size_t)k * W + (size_t)r];
-      if (l) c += m->ts + (m->switching == MG_SW_SAF ? 0 : m->td) + (double)l * pb->bytes * m->tl;
-    }
-    return c;
-  }
+  if (m->timing != MG_TIMING_ASYNC) return xh_rounds_cost(p, pb);
   double slow = m->contention == MG_CONT_FAIR ? 1 + m->ack : 1, cpu = 0;
   for (int r = 1; r <= R; r++)
     for (int k = 0; k < nd; k++) {
@@ -347,28 +359,17 @@ static void xh_deps(const xh_plan *p, unsigned char *dep) {
 /* A mesh's per-arc counts of the plan in p (after the search restored the
  * best plan, whose counts the last fill overwrote). */
 static void xh_recount(xh_plan *p) {
-  const mg_topo *t = p->t;
-  size_t W = (size_t)p->R + 1, M = (size_t)(2 * t->d) * W;
+  size_t M = (size_t)(2 * p->t->d) * ((size_t)p->R + 1);
   memset(p->arc, 0, M * p->P * sizeof *p->arc);
   memset(p->load, 0, M * sizeof *p->load);
   for (uint32_t id = 0; id < p->C; id++) {
     uint32_t o[MG_MAX_DIMS];
-    int sh[MG_MAX_DIMS], disp[MG_MAX_DIMS] = {0};
-    int64_t lo[MG_MAX_DIMS], hi[MG_MAX_DIMS];
+    int sh[MG_MAX_DIMS];
     xh_class_coords(p, id, o);
-    for (int i = 0; i < t->d; i++)
-      sh[i] = xh_signed(t, o, i);
-    for (int j = 0; j < p->nh[id]; j++) {
-      uint8_t k = p->dir[(size_t)id * (size_t)p->maxh + (size_t)j];
-      size_t x = (size_t)k * W + p->round[(size_t)id * (size_t)p->maxh + (size_t)j];
-      xh_box(p, sh, disp, lo, hi);
-      xh_box_visit(p, p->arc + x * p->P, lo, hi, 1);
-      disp[k / 2] += k % 2 ? -1 : 1;
-    }
+    for (int i = 0; i < p->t->d; i++)
+      sh[i] = xh_signed(p->t, o, i);
+    xh_count(p, id, sh);
   }
-  for (size_t x = 0; x < M; x++)
-    for (uint32_t v = 0; v < p->P; v++)
-      if (p->arc[x * p->P + v] > p->load[x]) p->load[x] = p->arc[x * p->P + v];
 }
 
 static mg_status xh_build(const mg_problem_spec *pb, const mg_params *ps, xh_plan *p, mg_err *err) {
@@ -607,15 +608,8 @@ static mg_status xh_closed_form(const mg_problem_spec *pb, const mg_params *ps, 
   xh_plan p;
   mg_status st = xh_build(pb, ps, &p, err);
   if (st != MG_OK) return st;
-  double c = 0;
-  for (int r = 1; r <= p.R; r++) {
-    uint32_t l = 0;
-    for (int k = 0; k < 2 * pb->topo.d; k++)
-      if (p.load[(size_t)k * (size_t)(p.R + 1) + (size_t)r] > l) l = p.load[(size_t)k * (size_t)(p.R + 1) + (size_t)r];
-    if (l) c += m->ts + (m->switching == MG_SW_SAF ? 0 : m->td) + (double)l * pb->bytes * m->tl;
-  }
+  *cost = xh_rounds_cost(&p, pb);
   xh_free(&p);
-  *cost = c;
   return MG_OK;
 }
 
