@@ -18,7 +18,9 @@
  * A dataflow plan (the executor's sync=data) reuses no buffer: stage and
  * scratch grow over the rounds instead of restarting, and transit slots are
  * not recycled, so each byte is written by one receive at most and a send
- * need only wait for the receives that wrote its bytes (plan_deps). */
+ * need only wait for the receives before it that wrote its bytes
+ * (plan_deps). The one exception: a block that leaves its destination and
+ * comes back writes its WORK range again, with the same bytes. */
 #include "plan.h"
 
 #include "../util/internal.h"
@@ -340,7 +342,11 @@ static mg_status plan_deps(mg_rank_plan *p, mg_err *err) {
             hi = mid;
         }
         for (size_t j = lo; j < nw && w[j].region == s->region && w[j].off < b; j++) {
-          if (seen[w[j].msg] == mi + 1) continue;
+          /* a receive after the send in plan order cannot have brought
+           * its bytes: a block that leaves its destination and comes back
+           * writes its WORK range twice, and waiting for the second
+           * arrival (which needs this send) deadlocked */
+          if (w[j].msg > mi || seen[w[j].msg] == mi + 1) continue;
           seen[w[j].msg] = mi + 1;
           if (!mg_grow((void **)&p->deps, &p->capdeps, p->ndeps + 1, sizeof *p->deps)) {
             st = mg_fail(err, MG_ERR_NOMEM, "out of memory for the MPI plan's dependencies");

@@ -1,7 +1,8 @@
 /* Alltoall over MPI: every registered exchange algorithm (and "auto") on
  * every arrangement of the ranks, plus a store-and-forward ring exchange
  * written here (blocks travel through every intermediate rank, so the
- * planner's transit slots are exercised whatever the registry holds).
+ * planner's transit slots are exercised whatever the registry holds), and
+ * a bounce on the ring (a block leaves its destination and comes back).
  * Checks: bytes with a persistent plan started twice, MPI_IN_PLACE, a vector
  * receive type, count 0. */
 #include "mpitest.h"
@@ -19,19 +20,23 @@ static mg_status fwd_check(const mg_problem_spec *pb, const mg_params *ps, mg_er
   return MG_OK;
 }
 
-static mg_status fwd_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
-  uint32_t n = pb->topo.N;
-  mg_schedule_info info;
-  memset(&info, 0, sizeof info);
-  info.problem = MG_EXCHANGE;
-  info.topo = pb->topo;
-  info.model = pb->model;
-  info.bytes = pb->bytes;
-  info.pieces = 1;
-  snprintf(info.algorithm, sizeof info.algorithm, "forward-ring");
-  if (ps) info.params = *ps;
-  info.rounds_hint = n - 1;
-  mg_status st = sink->begin(sink->ctx, &info, err);
+/* The schedule's header of the test algorithms below. */
+static void ring_info(const mg_problem_spec *pb, const mg_params *ps, const char *name, uint32_t rounds,
+                      mg_schedule_info *info) {
+  memset(info, 0, sizeof *info);
+  info->problem = MG_EXCHANGE;
+  info->topo = pb->topo;
+  info->model = pb->model;
+  info->bytes = pb->bytes;
+  info->pieces = 1;
+  snprintf(info->algorithm, sizeof info->algorithm, "%s", name);
+  if (ps) info->params = *ps;
+  info->rounds_hint = rounds;
+}
+
+/* The forward ring's n - 1 rounds. */
+static mg_status fwd_rounds(uint32_t n, mg_sink *sink, mg_err *err) {
+  mg_status st = MG_OK;
   mg_round r;
   mg_round_init(&r);
   for (uint32_t t = 1; t < n && st == MG_OK; t++) {
@@ -46,6 +51,14 @@ static mg_status fwd_generate(const mg_problem_spec *pb, const mg_params *ps, mg
     mg_round_clear(&r);
   }
   mg_round_free(&r);
+  return st;
+}
+
+static mg_status fwd_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
+  mg_schedule_info info;
+  ring_info(pb, ps, "forward-ring", pb->topo.N - 1, &info);
+  mg_status st = sink->begin(sink->ctx, &info, err);
+  if (st == MG_OK) st = fwd_rounds(pb->topo.N, sink, err);
   if (st == MG_OK) st = sink->end(sink->ctx, err);
   return st;
 }
@@ -56,6 +69,58 @@ static const mg_algo forward_ring = {
     .summary = "test: store-and-forward ring exchange",
     .check = fwd_check,
     .generate = fwd_generate,
+};
+
+/* bounce-ring (n >= 3): block (k, k+1) reaches its destination in round 1,
+ * goes on to k+2 in round 2 and comes back in round 3; then the forward
+ * ring delivers the rest. The block leaves its destination and its range
+ * there is written twice: the planner of sync=data once made the round-2
+ * send wait for the round-3 receive, which waits for it (a deadlock). */
+static mg_status bounce_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
+  uint32_t n = pb->topo.N;
+  mg_schedule_info info;
+  ring_info(pb, ps, "bounce-ring", n + 2, &info);
+  uint64_t *ids = calloc(n, sizeof *ids);
+  if (!ids) return MG_ERR_NOMEM;
+  mg_status st = sink->begin(sink->ctx, &info, err);
+  mg_round r;
+  mg_round_init(&r);
+  for (int t = 0; t < 3 && st == MG_OK; t++) {
+    for (uint32_t k = 0; k < n && st == MG_OK; k++) {
+      /* block (k, k+1): at k, then k+1, then k+2, then k+1 again */
+      uint32_t at = (k + (uint32_t)(t < 2 ? t : 2)) % n, to = t < 2 ? (at + 1) % n : (at + n - 1) % n;
+      ids[k] = (uint64_t)k * n + (k + 1) % n;
+      mg_transfer tr = mg_xfer(at, to);
+      tr.sel.flags = MG_SEL_LIST;
+      tr.sel.list = &ids[k];
+      tr.sel.list_len = 1;
+      if (!mg_round_add(&r, &tr)) st = MG_ERR_NOMEM;
+    }
+    if (st == MG_OK) st = sink->round(sink->ctx, &r, err);
+    mg_round_clear(&r);
+  }
+  mg_round_free(&r);
+  free(ids);
+  if (st == MG_OK) st = fwd_rounds(n, sink, err); /* the rest */
+  if (st == MG_OK) st = sink->end(sink->ctx, err);
+  return st;
+}
+
+static mg_status bounce_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
+  mg_status st = fwd_check(pb, ps, err);
+  if (st == MG_OK && pb->topo.N < 3) {
+    if (err) snprintf(err->msg, sizeof err->msg, "bounce-ring needs 3 nodes");
+    return MG_ERR_UNSUPPORTED;
+  }
+  return st;
+}
+
+static const mg_algo bounce_ring = {
+    .name = "bounce-ring",
+    .problem = MG_EXCHANGE,
+    .summary = "test: a block leaves its destination and comes back",
+    .check = bounce_check,
+    .generate = bounce_generate,
 };
 
 static void bytes_case(MPI_Comm comm, const mg_mpi_opts *o, int ok, const char *what, int count) {
@@ -195,6 +260,7 @@ static void all_cases(MPI_Comm comm, const char *topo, const char *label) {
     run_algo(comm, topo, label, a, NULL, n == 1 || mt_applies(a, MG_EXCHANGE, label, 333));
   }
   if (!strncmp(label, "ring:", 5)) run_algo(comm, topo, label, NULL, &forward_ring, 1);
+  if (!strncmp(label, "ring:", 5) && n >= 3) run_algo(comm, topo, label, NULL, &bounce_ring, 1);
 }
 
 int main(int argc, char **argv) {
