@@ -18,9 +18,9 @@
  * A dataflow plan (the executor's sync=data) reuses no buffer: stage and
  * scratch grow over the rounds instead of restarting, and transit slots are
  * not recycled, so each byte is written by one receive at most and a send
- * need only wait for the receives before it that wrote its bytes
- * (plan_deps). The one exception: a block that leaves its destination and
- * comes back writes its WORK range again, with the same bytes. */
+ * need only wait for the receives that wrote its bytes (plan_deps); a
+ * block that leaves its destination and comes back is received the second
+ * time into a fresh transit slot, WORK holding it already. */
 #include "plan.h"
 
 #include "../util/internal.h"
@@ -109,6 +109,7 @@ typedef struct planner {
   uint64_t *held, *pending;
   size_t W;
   /* exchange */
+  uint64_t *arrived; /* dataflow: bit s = block (s, me) has reached WORK */
   slot_map map;
   uint64_t *free_slots, *freed; /* reusable now / at the round's end */
   size_t nfree, capfree, nfreed, capfreed;
@@ -170,8 +171,16 @@ static mg_status exchange_items(planner *x, mg_pmsg *m, const mg_resolved *res, 
     uint64_t rs = (uint64_t)x->rank_of_node[s], rd = (uint64_t)x->rank_of_node[d];
     uint64_t slot;
     if (recv) {
-      if (d == p->me) {
+      if (d == p->me && !(p->dataflow && (x->arrived[s / 64] >> (s % 64) & 1))) {
+        if (p->dataflow) x->arrived[s / 64] |= 1ull << (s % 64);
         st = add_seg(x, m, MG_REG_WORK, rs * L, L, err);
+        continue;
+      }
+      if (d == p->me) {
+        /* dataflow: the block left its destination and comes back; WORK
+         * holds it already, and each byte is written once: a fresh slot
+         * takes the copy (a later send finds it in WORK, not the map) */
+        st = add_seg(x, m, MG_REG_TEMP, x->nslots++ * L, L, err);
         continue;
       }
       if (x->nfree && !p->dataflow)
@@ -240,6 +249,9 @@ static mg_status pl_begin(void *ctx, const mg_schedule_info *info, mg_err *err) 
       uint64_t it = (uint64_t)p->me * p->pieces + q;
       x->held[it / 64] |= 1ull << (it % 64);
     }
+  } else if (p->dataflow) {
+    x->arrived = mg_calloc(mg_words(p->N), sizeof *x->arrived);
+    if (!x->arrived) return mg_fail(err, MG_ERR_NOMEM, "out of memory for the MPI plan");
   }
   return MG_OK;
 }
@@ -342,10 +354,9 @@ static mg_status plan_deps(mg_rank_plan *p, mg_err *err) {
             hi = mid;
         }
         for (size_t j = lo; j < nw && w[j].region == s->region && w[j].off < b; j++) {
-          /* a receive after the send in plan order cannot have brought
-           * its bytes: a block that leaves its destination and comes back
-           * writes its WORK range twice, and waiting for the second
-           * arrival (which needs this send) deadlocked */
+          /* a guard: a receive after the send in plan order cannot have
+           * brought its bytes (waiting for one deadlocked before returning
+           * blocks got their own slots) */
           if (w[j].msg > mi || seen[w[j].msg] == mi + 1) continue;
           seen[w[j].msg] = mi + 1;
           if (!mg_grow((void **)&p->deps, &p->capdeps, p->ndeps + 1, sizeof *p->deps)) {
@@ -409,6 +420,7 @@ out:
   free(x.smsg);
   free(x.held);
   free(x.pending);
+  free(x.arrived);
   free(x.map.key);
   free(x.map.val);
   free(x.free_slots);

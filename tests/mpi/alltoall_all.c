@@ -2,10 +2,13 @@
  * every arrangement of the ranks, plus a store-and-forward ring exchange
  * written here (blocks travel through every intermediate rank, so the
  * planner's transit slots are exercised whatever the registry holds), and
- * a bounce on the ring (a block leaves its destination and comes back).
+ * blocks that leave their destination and come back (bounce-ring,
+ * return-gathered).
  * Checks: bytes with a persistent plan started twice, MPI_IN_PLACE, a vector
  * receive type, count 0. */
 #include "mpitest.h"
+
+#include "../../src/mpi/plan.h"
 
 static int runs;
 
@@ -80,8 +83,6 @@ static mg_status bounce_generate(const mg_problem_spec *pb, const mg_params *ps,
   uint32_t n = pb->topo.N;
   mg_schedule_info info;
   ring_info(pb, ps, "bounce-ring", n + 2, &info);
-  uint64_t *ids = calloc(n, sizeof *ids);
-  if (!ids) return MG_ERR_NOMEM;
   mg_status st = sink->begin(sink->ctx, &info, err);
   mg_round r;
   mg_round_init(&r);
@@ -89,30 +90,83 @@ static mg_status bounce_generate(const mg_problem_spec *pb, const mg_params *ps,
     for (uint32_t k = 0; k < n && st == MG_OK; k++) {
       /* block (k, k+1): at k, then k+1, then k+2, then k+1 again */
       uint32_t at = (k + (uint32_t)(t < 2 ? t : 2)) % n, to = t < 2 ? (at + 1) % n : (at + n - 1) % n;
-      ids[k] = (uint64_t)k * n + (k + 1) % n;
+      uint64_t id = (uint64_t)k * n + (k + 1) % n;
       mg_transfer tr = mg_xfer(at, to);
       tr.sel.flags = MG_SEL_LIST;
-      tr.sel.list = &ids[k];
+      tr.sel.list = mg_round_add_list(&r, &id, 1);
       tr.sel.list_len = 1;
-      if (!mg_round_add(&r, &tr)) st = MG_ERR_NOMEM;
+      if (!tr.sel.list || !mg_round_add(&r, &tr)) st = MG_ERR_NOMEM;
     }
     if (st == MG_OK) st = sink->round(sink->ctx, &r, err);
     mg_round_clear(&r);
   }
   mg_round_free(&r);
-  free(ids);
   if (st == MG_OK) st = fwd_rounds(n, sink, err); /* the rest */
   if (st == MG_OK) st = sink->end(sink->ctx, err);
   return st;
 }
 
-static mg_status bounce_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
-  mg_status st = fwd_check(pb, ps, err);
-  if (st == MG_OK && pb->topo.N < 3) {
-    if (err) snprintf(err->msg, sizeof err->msg, "bounce-ring needs 3 nodes");
+/* return-gathered (n >= 5): blocks (0,4), (1,4), (2,4) ride to node 4 in
+ * one message (one range of its result buffer), then (1,4) and (2,4)
+ * leave and come back one by one; the forward ring delivers the rest. A
+ * returning block must not be received into the range its first arrival
+ * wrote: the planner's sync=data looks writers up by ranges that do not
+ * overlap, and a send of (2,4) once lost its wait for the first arrival. */
+static mg_status gathered_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
+  mg_schedule_info info;
+  ring_info(pb, ps, "return-gathered", 8 + pb->topo.N - 1, &info);
+  static const struct {
+    uint32_t s, d, first, len; /* sender, receiver, the sources first .. first + len - 1 */
+  } step[8] = {{0, 1, 0, 1}, {1, 2, 0, 2}, {2, 3, 0, 3}, {3, 4, 0, 3},
+               {4, 0, 1, 1}, {4, 0, 2, 1}, {0, 4, 1, 1}, {0, 4, 2, 1}};
+  uint32_t n = pb->topo.N;
+  mg_status st = sink->begin(sink->ctx, &info, err);
+  mg_round r;
+  mg_round_init(&r);
+  for (int i = 0; i < 8 && st == MG_OK; i++) {
+    uint64_t ids[3];
+    for (uint32_t k = 0; k < step[i].len; k++)
+      ids[k] = (uint64_t)(step[i].first + k) * n + 4; /* block (source, 4) */
+    mg_transfer tr = mg_xfer(step[i].s, step[i].d);
+    tr.sel.flags = MG_SEL_LIST;
+    tr.sel.list = mg_round_add_list(&r, ids, step[i].len);
+    tr.sel.list_len = step[i].len;
+    if (!tr.sel.list || !mg_round_add(&r, &tr)) st = MG_ERR_NOMEM;
+    if (st == MG_OK) st = sink->round(sink->ctx, &r, err);
+    mg_round_clear(&r);
+  }
+  mg_round_free(&r);
+  if (st == MG_OK) st = fwd_rounds(n, sink, err);
+  if (st == MG_OK) st = sink->end(sink->ctx, err);
+  return st;
+}
+
+/* A ring of at least `least` nodes. */
+static mg_status ring_of(const mg_problem_spec *pb, uint32_t least, const char *name, mg_err *err) {
+  mg_status st = fwd_check(pb, NULL, err);
+  if (st == MG_OK && pb->topo.N < least) {
+    if (err) snprintf(err->msg, sizeof err->msg, "%s needs %u nodes", name, least);
     return MG_ERR_UNSUPPORTED;
   }
   return st;
+}
+
+static mg_status gathered_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
+  (void)ps;
+  return ring_of(pb, 5, "return-gathered", err);
+}
+
+static const mg_algo return_gathered = {
+    .name = "return-gathered",
+    .problem = MG_EXCHANGE,
+    .summary = "test: blocks delivered together, then leaving and coming back one by one",
+    .check = gathered_check,
+    .generate = gathered_generate,
+};
+
+static mg_status bounce_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
+  (void)ps;
+  return ring_of(pb, 3, "bounce-ring", err);
 }
 
 static const mg_algo bounce_ring = {
@@ -261,6 +315,54 @@ static void all_cases(MPI_Comm comm, const char *topo, const char *label) {
   }
   if (!strncmp(label, "ring:", 5)) run_algo(comm, topo, label, NULL, &forward_ring, 1);
   if (!strncmp(label, "ring:", 5) && n >= 3) run_algo(comm, topo, label, NULL, &bounce_ring, 1);
+  if (!strncmp(label, "ring:", 5) && n >= 5) run_algo(comm, topo, label, NULL, &return_gathered, 1);
+}
+
+/* The dataflow plans' waits, recounted: every send of node `me` waits for
+ * exactly the receives before it in plan order whose byte ranges meet its
+ * own (linear scan; the planner sorts and searches). */
+static void deps_recount(const mg_algo *a, const char *topo) {
+  mg_problem_spec pb;
+  mg_err err;
+  memset(&pb, 0, sizeof pb);
+  memset(&err, 0, sizeof err);
+  pb.problem = MG_EXCHANGE;
+  mg_model_default(&pb.model);
+  pb.bytes = 8;
+  MT_EXPECT(mg_topo_parse(topo, &pb.topo, &err) == MG_OK, "%s: %s", topo, err.msg);
+  int rk[64];
+  for (uint32_t v = 0; v < pb.topo.N && v < 64; v++)
+    rk[v] = (int)v;
+  for (uint32_t me = 0; me < pb.topo.N && me < 64; me++) {
+    mg_rank_plan p;
+    mg_status st = mg_plan_build(a, &pb, NULL, me, rk, 1, &p, &err);
+    MT_EXPECT(st == MG_OK, "%s on %s: plan for %u: %s", a->name, topo, me, err.msg);
+    if (st != MG_OK) continue;
+    for (size_t r = 0; r < p.nrounds; r++)
+      for (size_t i = 0; i < p.rounds[r].nsend; i++) {
+        size_t mi = p.rounds[r].recv0 + p.rounds[r].nrecv + i, want = 0;
+        const mg_pmsg *m = &p.msgs[mi];
+        for (size_t mj = 0; mj < mi; mj++) {
+          int recv = 0, meets = 0;
+          for (size_t q = 0; q < p.nrounds; q++)
+            recv |= mj >= p.rounds[q].recv0 && mj < p.rounds[q].recv0 + p.rounds[q].nrecv;
+          for (size_t g = 0; recv && g < m->nseg && !meets; g++)
+            for (size_t h = 0; h < p.msgs[mj].nseg && !meets; h++) {
+              const mg_pseg *x = &p.segs[m->seg0 + g], *y = &p.segs[p.msgs[mj].seg0 + h];
+              meets = x->region == y->region && x->off < y->off + y->len && y->off < x->off + x->len;
+            }
+          if (!meets) continue;
+          want++;
+          int listed = 0;
+          for (size_t k = 0; k < m->ndep; k++)
+            listed |= p.deps[m->dep0 + k] == mj;
+          MT_EXPECT(listed, "%s on %s, node %u: send %zu does not wait for receive %zu", a->name, topo, me, mi, mj);
+        }
+        MT_EXPECT(m->ndep == want, "%s on %s, node %u: send %zu waits for %zu receives, %zu write its bytes", a->name,
+                  topo, me, mi, m->ndep, want);
+      }
+    mg_plan_free(&p);
+  }
 }
 
 int main(int argc, char **argv) {
@@ -269,6 +371,13 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &n);
   char specs[16][32];
   int k = mt_topologies(n, specs, 16);
+  int me;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (me == 0 && n == 1) { /* no MPI needed: once, in the 1-rank run */
+    deps_recount(&return_gathered, "ring:5");
+    deps_recount(&bounce_ring, "ring:4");
+    deps_recount(mg_algo_find("exchange-slots"), "torus:4x4");
+  }
   if (n == 1) all_cases(MPI_COMM_WORLD, NULL, "ring:1");
   for (int i = 0; i < k; i++)
     all_cases(MPI_COMM_WORLD, specs[i], specs[i]);

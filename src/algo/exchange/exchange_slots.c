@@ -39,8 +39,8 @@
  * node's sends in slot order, o of CPU each, each once the slots whose
  * blocks it forwards are in; under the round clock the sum of the slots).
  * Where no offsets are found (9x9: offset (4, 4) needs four slots of one
- * hop an axis, apart), the axis sweeps (xs_sweeps), which serve every
- * torus.
+ * hop an axis, apart) or the least S is above 24 (16x16: 31), the axis
+ * sweeps (xs_sweeps), which serve every torus.
  *
  * Rounds: S, less the slots that carry nothing (then the slots beside one
  * follow each other: the clock of the search counts that); one message
@@ -295,7 +295,7 @@ static int xs_try(const mg_problem_spec *pb, xs_search *x, int S, int64_t steps,
       else
         xs_set_offset(x, t, s, cur[s] = old);
     }
-    if (sc > best) best = sc, memcpy(best_off, cur, sizeof cur);
+    if (sc > best) best = sc, memcpy(best_off, cur, (size_t)S * sizeof *cur);
   }
   for (int s = 0; s < S; s++)
     xs_set_offset(x, t, s, best_off[s]);
@@ -422,8 +422,10 @@ static mg_status xs_build(const mg_problem_spec *pb, const mg_params *ps, xs_pla
   if (reach > lo) lo = reach;
   if (slots && slots < lo) {
     xs_free(p);
-    return mg_fail(err, MG_ERR_INVALID, "exchange-slots: slots=%lld has fewer sets than the %u offsets (at least %d)",
-                   (long long)slots, N - 1, lo);
+    return mg_fail(err, MG_ERR_INVALID,
+                   "exchange-slots: slots=%lld, at least %d here (sets for the %u offsets, slots for the longest "
+                   "distance along an axis)",
+                   (long long)slots, lo, N - 1);
   }
   int hi = slots ? (int)slots : (lo + 4 < XS_SRCH_SLOTS ? lo + 4 : XS_SRCH_SLOTS);
   xs_search x;
@@ -567,7 +569,9 @@ static mg_status xs_candidates(const mg_problem_spec *pb, mg_status (*visit)(voi
 static const mg_param_desc xs_params[] = {
     {"slots", "0", "slots (rounds) to plan; 0: the fewest for which the search finds offsets, up to 4 more"},
     {"lag", "0", "the first lag slots' blocks may go on in the next slot (0 .. 3): a wait for a smaller last message"},
-    {"search", "20000", "hill-climbing steps on the offsets (1 .. 100000), shared by 8 restarts"},
+    {"search", "20000",
+     "hill-climbing steps on the offsets (1 .. 100000), shared by 8 restarts; fewer where the sets are many (at most "
+     "1.5e7 set sums per slot count)"},
     {NULL, NULL, NULL}};
 
 const mg_algo mg_algo_exchange_slots = {
@@ -576,7 +580,7 @@ const mg_algo mg_algo_exchange_slots = {
     .summary = "store-and-forward exchange in one-message slots, a block never forwarded in the next slot, so no "
                "send waits for a receive",
     .paper = "ours, after Bruck et al. (TPDS 1997)",
-    .restrictions = "tori and rings, sides at most 25, at most 512 nodes",
+    .restrictions = "tori and rings, at most 512 nodes, axis sweeps (sum of 2 floor(n_i / 2)) of at most 32 slots",
     .rounding = "none",
     .params = xs_params,
     .check = xs_check,
