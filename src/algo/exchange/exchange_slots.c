@@ -40,7 +40,9 @@
  * blocks it forwards are in; under the round clock the sum of the slots).
  * Where no offsets are found (9x9: offset (4, 4) needs four slots of one
  * hop an axis, apart) or the least S is above 24 (16x16: 31), the axis
- * sweeps (xs_sweeps), which serve every torus.
+ * sweeps (xs_sweeps), which serve every torus; on a ring always (its
+ * sweep, + and - alternating, has the fewest slots sets of +-1 can do
+ * with: 2 floor(n/2), the last one empty when n is even).
  *
  * Rounds: S, less the slots that carry nothing (then the slots beside one
  * follow each other: the clock of the search counts that); one message
@@ -50,10 +52,10 @@
  * Restrictions: tori and rings, at most 512 nodes, the axis sweeps at most
  * 32 slots (sum of 2 floor(n_i / 2)); not buses. Rounding: none.
  *
- * Trace, ring:4 (the plan the search picks): F(5) - 1 = 4 sets of 3 slots
- * ({1}, {2}, {3}, {1, 3}) for 3 offsets, o = (-1, +1, -1): delta 3 by {3},
- * delta 1 by {2}, delta 2 by {1, 3}; slot 1 v -> v-1 {(v, v+2)}, slot 2
- * v -> v+1 {(v, v+1)}, slot 3 v -> v-1 {(v, v-1), (v+1, v-1)}: 1 + 1 + 2.
+ * Trace, ring:4 (its sweep): slots o = (+1, -1, +1, -1), the fourth empty
+ * (offset 2 is a tie, taken +); delta 2 by {1, 3}, delta 3 by {2}, delta 1
+ * by {3}: slot 1 v -> v+1 {(v, v+2)}, slot 2 v -> v-1 {(v, v-1)}, slot 3
+ * v -> v+1 {(v, v+1), (v-1, v+1)}: 1 + 1 + 2 blocks.
  */
 #include "digit_plan.h"
 #include "../../model/model.h"
@@ -459,8 +461,10 @@ static mg_status xs_build(const mg_problem_spec *pb, const mg_params *ps, xs_pla
       ok &= c[i] == 0 || c[i] == 1 || c[i] == t->n[i] - 1;
     if (ok) x.cand[x.ncand++] = id;
   }
-  int found = 0;
-  for (int S = slots ? (int)slots : lo; S <= hi && !found; S++) {
+  /* a ring's offsets are +-1, and its sweep already has the fewest slots
+   * a set of them can do with (the search would find as many, slowly) */
+  int found = 0, ring = t->d == 1 && !slots;
+  for (int S = slots ? (int)slots : lo; S <= hi && !found && !ring; S++) {
     uint32_t nsets = xs_sets(S, (int)lag, 0, 0, NULL, 0);
     int64_t budget = (int64_t)(XS_WORK / (double)nsets);
     found = xs_try(pb, &x, S, steps < budget ? steps : budget, p, pc, first, list);
