@@ -57,8 +57,8 @@ static void test_slots_verifies(void **state) {
   assert_float_equal(th_cost("exchange-slots", &pb), fib_slots(64), 1e-9); /* the Fibonacci count is reached */
 }
 
-/* The header's trace: 3 slots, o = (-1, +1, -1); delta 2 by {1, 3}: the
- * rounds carry 1, 1, 2 blocks per node. */
+/* The header's trace, the ring's sweep: o = (+1, -1, +1, -1), the fourth
+ * slot empty; delta 2 by {1, 3}: the rounds carry 1, 1, 2 blocks per node. */
 static void test_slots_ring4(void **state) {
   (void)state;
   mg_problem_spec pb = th_problem(MG_EXCHANGE, "ring:4", "contention=strict,ts=0,td=0,tl=1", 1.0);
