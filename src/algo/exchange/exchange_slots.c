@@ -462,14 +462,15 @@ static mg_status xs_build(const mg_problem_spec *pb, const mg_params *ps, xs_pla
     if (ok) x.cand[x.ncand++] = id;
   }
   /* a ring's offsets are +-1, and its sweep already has the fewest slots
-   * a set of them can do with (the search would find as many, slowly) */
-  int found = 0, ring = t->d == 1 && !slots;
+   * a set of them can do with (the search would find as many, slowly):
+   * on a ring `slots` is only checked against that least count */
+  int found = 0, ring = t->d == 1;
   for (int S = slots ? (int)slots : lo; S <= hi && !found && !ring; S++) {
     uint32_t nsets = xs_sets(S, (int)lag, 0, 0, NULL, 0);
     int64_t budget = (int64_t)(XS_WORK / (double)nsets);
     found = xs_try(pb, &x, S, steps < budget ? steps : budget, p, pc, first, list);
   }
-  if (!found && slots)
+  if (!found && slots && !ring)
     st = mg_fail(err, MG_ERR_UNSUPPORTED,
                  "exchange-slots: no offsets found whose sets reach every node of %u in %d slots", N, (int)slots);
   else if (!found)
@@ -571,7 +572,8 @@ static mg_status xs_candidates(const mg_problem_spec *pb, mg_status (*visit)(voi
 }
 
 static const mg_param_desc xs_params[] = {
-    {"slots", "0", "slots (rounds) to plan; 0: the fewest for which the search finds offsets, up to 4 more"},
+    {"slots", "0",
+     "slots (rounds) to plan; 0: the fewest for which the search finds offsets, up to 4 more (rings: their sweep)"},
     {"lag", "0", "the first lag slots' blocks may go on in the next slot (0 .. 3): a wait for a smaller last message"},
     {"search", "20000",
      "hill-climbing steps on the offsets (1 .. 100000), shared by 8 restarts; fewer where the sets are many (at most "
