@@ -221,31 +221,6 @@ static double xs_estimate(const mg_problem_spec *pb, int S, const uint32_t *load
   return end;
 }
 
-/* Loads and forwarding needs of the chosen sets. pc[i S + j]: chosen sets
- * in which slot j follows slot i. */
-static void xs_tally(xs_plan *p, uint32_t *pc) {
-  memset(p->load, 0, sizeof p->load);
-  memset(pc, 0, (size_t)p->S * (size_t)p->S * sizeof *pc);
-  for (uint32_t dl = 1; dl < p->t->N; dl++) {
-    uint32_t m = p->route[dl];
-    int prev = -1;
-    for (int j = 0; j < p->S; j++)
-      if (m >> j & 1) {
-        p->load[j]++;
-        if (prev >= 0) pc[prev * p->S + j]++;
-        prev = j;
-      }
-  }
-}
-
-static void xs_needs(xs_plan *p, const uint32_t *pc) {
-  for (int j = 0; j < p->S; j++) {
-    p->need[j] = 0;
-    for (int i = 0; i < j; i++)
-      if (pc[i * p->S + j]) p->need[j] |= 1u << i;
-  }
-}
-
 /* Adds (sign +1) or removes (-1) set m to the tallies. */
 static void xs_apply(xs_plan *p, uint32_t *pc, uint32_t m, int sign) {
   int prev = -1;
@@ -255,6 +230,23 @@ static void xs_apply(xs_plan *p, uint32_t *pc, uint32_t m, int sign) {
       if (prev >= 0) pc[prev * p->S + j] += (uint32_t)sign;
       prev = j;
     }
+}
+
+/* Loads and forwarding needs of the chosen sets. pc[i S + j]: chosen sets
+ * in which slot j follows slot i. */
+static void xs_tally(xs_plan *p, uint32_t *pc) {
+  memset(p->load, 0, sizeof p->load);
+  memset(pc, 0, (size_t)p->S * (size_t)p->S * sizeof *pc);
+  for (uint32_t dl = 1; dl < p->t->N; dl++)
+    xs_apply(p, pc, p->route[dl], 1);
+}
+
+static void xs_needs(xs_plan *p, const uint32_t *pc) {
+  for (int j = 0; j < p->S; j++) {
+    p->need[j] = 0;
+    for (int i = 0; i < j; i++)
+      if (pc[i * p->S + j]) p->need[j] |= 1u << i;
+  }
 }
 
 static void xs_free(xs_plan *p) {
