@@ -72,11 +72,11 @@ cost() { # algo topo bytes timing machine [plan clock] -> predicted seconds (emp
     return
   fi
   # the executor plans sync=data under the async clock (src/mpi/exec.c);
-  # exchange-hops and exchange-slots fit their plans to the model they are
+  # exchange-hops, exchange-slots and exchange-moves fit their plans to the model they are
   # planned under, and bench/paragon/alltoall.sh runs them with
   # MESHGOSSIP_MODEL = the calibrated model: planned under the prediction model
   local f="$work/$1.$2.$3.${6:-sync}.json" pm=$plan_model
-  case $1 in exchange-hops* | exchange-slots*) pm=$model ;; esac
+  case $1 in exchange-hops* | exchange-slots* | exchange-moves*) pm=$model ;; esac
   [ -f "$f" ] || "$mg" run --algo "$1" --topo "$2" --bytes "$3" --model "$pm" --timing "${6:-sync}" \
     --export "$f" >/dev/null 2>&1 || return 0
   local obj

@@ -4,7 +4,9 @@
 # exchange-lines, exchange-swing unmerged and merged, exchange-ternary,
 # exchange-digits (radix 3 on 9x9, 4 on 8x8 and 4x4x4), with
 # mpi-alltoall-direct and mpi-alltoall-bruck for reference; and HOPS
-# (default exchange-hops and exchange-slots) under the executor's sync=data
+# (default exchange-hops, exchange-slots, exchange-moves by default and
+# exchange-moves' per-shape settings of docs/alltoall.md: reach=2,rounds=2
+# on 8x8 and 9x9, refused on 4x4x4) under the executor's sync=data
 # with their plans fitted to the calibrated model, rows of kind ours-data; an algorithm a
 # shape refuses gives no row) and SMPI's basic_linear MPI_Alltoall (the
 # best built-in from 16 KiB on, results.csv) on torus:8x8 at 256 B .. 64
@@ -29,11 +31,11 @@ ours() { # shape np sizes
     --problem exchange --topo "torus:$1" --sizes "$3" --model "$model" --only ours --algos "$algos"
 }
 cal=$(grep -v '^#' "$here/results/calibrated_9x9.model" | paste -sd, -)
-hops() { # shape np sizes: exchange-hops and exchange-slots under the executor's sync=data, their plans
+hops() { # shape np sizes: exchange-hops, -slots and -moves under the executor's sync=data, their plans
   # fitted to the calibrated model (the executor plans under MESHGOSSIP_MODEL), priced by the same model
   MESHGOSSIP_MODEL="$cal" smpirun -platform "$here/torus_$1.xml" -hostfile "$here/hosts_$1.txt" -np "$2" "${cfg[@]}" \
     "$out/paragon" --problem exchange --topo "torus:$1" --sizes "$3" --model "$cal" --only ours --ring no --sync data \
-    --algos "${HOPS:-exchange-hops,exchange-slots}"
+    --algos "${HOPS:-exchange-hops,exchange-slots,exchange-moves,exchange-moves:reach=2+rounds=2}"
 }
 theirs() { # shape np sizes
   smpirun -platform "$here/torus_$1.xml" -hostfile "$here/hosts_$1.txt" -np "$2" "${cfg[@]}" \

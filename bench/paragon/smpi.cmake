@@ -36,6 +36,9 @@ set_tests_properties(smpi_paragon_exchange_hops PROPERTIES TIMEOUT 240 LABELS sm
 add_test(NAME smpi_paragon_exchange_slots COMMAND bash ${CMAKE_SOURCE_DIR}/bench/paragon/smpi_exchange_slots.sh
          ${CMAKE_BINARY_DIR}/paragon_smpi)
 set_tests_properties(smpi_paragon_exchange_slots PROPERTIES TIMEOUT 120 LABELS smpi)
+add_test(NAME smpi_paragon_exchange_moves COMMAND bash ${CMAKE_SOURCE_DIR}/bench/paragon/smpi_exchange_moves.sh
+         ${CMAKE_BINARY_DIR}/paragon_smpi)
+set_tests_properties(smpi_paragon_exchange_moves PROPERTIES TIMEOUT 480 LABELS smpi)
 add_test(NAME smpi_paragon_ternary COMMAND bash ${CMAKE_SOURCE_DIR}/bench/paragon/smpi_ternary.sh
          ${CMAKE_BINARY_DIR}/paragon_smpi)
 set_tests_properties(smpi_paragon_ternary PROPERTIES TIMEOUT 180 LABELS smpi)

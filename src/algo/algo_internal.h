@@ -52,6 +52,7 @@ extern const mg_algo mg_algo_exchange_allport;
 extern const mg_algo mg_algo_exchange_relay;
 extern const mg_algo mg_algo_exchange_hops;
 extern const mg_algo mg_algo_exchange_slots;
+extern const mg_algo mg_algo_exchange_moves;
 
 /* exchange_lines.c: the direct dimension-ordered exchange along lines,
  * with `classes` block classes on rotated dimension orders (1: one stage

@@ -49,6 +49,7 @@ static const mg_algo *const registry[] = {
     &mg_algo_exchange_digits,
     &mg_algo_exchange_hops,
     &mg_algo_exchange_slots,
+    &mg_algo_exchange_moves,
 };
 
 size_t mg_algo_count(void) { return sizeof registry / sizeof registry[0]; }

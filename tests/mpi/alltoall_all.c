@@ -328,6 +328,7 @@ static void deps_recount(const mg_algo *a, const char *topo) {
   memset(&err, 0, sizeof err);
   pb.problem = MG_EXCHANGE;
   mg_model_default(&pb.model);
+  pb.model.contention = MG_CONT_SHARED; /* as the executor prices strict: arcs shared (exchange-moves) */
   pb.bytes = 8;
   MT_EXPECT(mg_topo_parse(topo, &pb.topo, &err) == MG_OK, "%s: %s", topo, err.msg);
   int rk[64];
@@ -377,6 +378,7 @@ int main(int argc, char **argv) {
     deps_recount(&return_gathered, "ring:5");
     deps_recount(&bounce_ring, "ring:4");
     deps_recount(mg_algo_find("exchange-slots"), "torus:4x4");
+    deps_recount(mg_algo_find("exchange-moves"), "torus:4x4"); /* several sends a round, moves of two hops */
   }
   if (n == 1) all_cases(MPI_COMM_WORLD, NULL, "ring:1");
   for (int i = 0; i < k; i++)
