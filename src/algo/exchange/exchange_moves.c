@@ -48,12 +48,22 @@
  * Under the round clocks the search prices rounds (o per send, ts per 2d
  * sends, the busiest arc's bytes) and there is no closed form.
  *
+ * Meshes and lines too: along a line an offset is a signed distance (2
+ * n_i - 1 of them), a block's moves never leave the box between its ends,
+ * and a node near an edge sends only the moves it has blocks for. The
+ * search's clock is then the average node's (each offset weighted by the
+ * share of the nodes it starts from), a guide only: the middle arcs of a
+ * line carry more than the average, and on mesh:8x8 at 16 KiB (the
+ * calibrated SMPI model) the plans take 2.4x (reach=3) to 3.5x (reach=1)
+ * exchange-allport's time, which is at the mesh's bound; no closed form
+ * there.
+ *
  * Rounds: R (default the longest distance along an axis over reach, plus
- * one, at most 8). Sends per node and round: the moves the plan uses, at most
- * (2 reach + 1)^d - 1. Restrictions: tori of 1 to 3 axes, every side 3 to
- * 16 and above 2 reach, at most 1024 nodes, at most 125 moves; all-port;
- * the messages of a round share arcs (contention=shared or fair).
- * Rounding: none.
+ * one, at most 8). Sends per node and round: the moves the plan uses, at
+ * most (2 reach + 1)^d - 1. Restrictions: grids of 1 to 3 axes, every side
+ * 2 to 16 (rings 3 to 16, above 2 reach), at most 1024 nodes, at most 125
+ * moves; all-port; the messages of a round share arcs (contention=shared
+ * or fair). Rounding: none.
  *
  * Trace, ring:4, rounds=2 (offsets 1, 2 (tie), 3 = -1): delta 1 moves +1
  * in round 1 or 2, delta 3 moves -1 in one of them, delta 2 moves +1 or
@@ -81,13 +91,16 @@
 
 typedef struct xm_plan {
   const mg_topo *t;
-  int d, R, reach, base, nm, zero; /* axes, rounds, hops an axis a move, 2 reach + 1, base^d moves, the
-                                    * id of the move that stays */
-  uint32_t N;
-  int8_t *sgn;                           /* [N d] direction of offset c along axis i (0: no distance) */
-  uint8_t *dist;                         /* [N d] |s_i| */
-  uint8_t *step;                         /* [N d R] hops of offset c along axis i in round r (sum: dist) */
+  int d, R, reach, base, nm, zero;       /* axes, rounds, hops an axis a move, 2 reach + 1, base^d moves, the
+                                          * id of the move that stays */
+  uint32_t N, C, zc;                     /* nodes, offsets (classes), the offset 0 */
+  uint32_t span[MG_MAX_DIMS];            /* offsets along axis i: n_i on a ring, 2 n_i - 1 on a line */
+  int8_t *sgn;                           /* [C d] direction of offset c along axis i (0: no distance) */
+  uint8_t *dist;                         /* [C d] |s_i| */
+  uint8_t *step;                         /* [C d R] hops of offset c along axis i in round r (sum: dist) */
+  double *wt;                            /* [C] the share of the nodes offset c starts from (1 on a torus) */
   uint32_t *cnt;                         /* [R nm] offsets that take move m in round r */
+  double *load;                          /* [R nm] the blocks of move m in round r a node sends, on average */
   uint32_t *pc;                          /* [(R nm)^2] offsets whose move (r, m) follows (r', m') */
   uint8_t ord[XM_MAX_ROUNDS][XM_MAX_NM]; /* the order of a round's sends */
 } xm_plan;
@@ -97,11 +110,36 @@ static uint64_t xm_rng(uint64_t *s) {
   return *s;
 }
 
+/* The longest distance along an axis: n/2 round a ring, n - 1 along a line. */
 static int xm_far(const mg_topo *t) {
   int far = 0;
-  for (int i = 0; i < t->d; i++)
-    if ((int)(t->n[i] / 2) > far) far = (int)(t->n[i] / 2);
+  for (int i = 0; i < t->d; i++) {
+    int h = t->wrap[i] ? (int)(t->n[i] / 2) : (int)t->n[i] - 1;
+    if (h > far) far = h;
+  }
   return far;
+}
+
+/* Offset class c's coordinates (axis 0 fastest): on a ring the residue,
+ * on a line the signed distance plus n_i - 1. */
+static void xm_class_coords(const xm_plan *p, uint32_t c, uint32_t *x) {
+  for (int i = 0; i < p->d; i++) {
+    x[i] = c % p->span[i];
+    c /= p->span[i];
+  }
+}
+
+/* The offset class of block (s, w). */
+static uint32_t xm_class_of(const xm_plan *p, uint32_t s, uint32_t w) {
+  uint32_t xs[MG_MAX_DIMS], xw[MG_MAX_DIMS], c = 0, mul = 1;
+  mg_topo_coords(p->t, s, xs);
+  mg_topo_coords(p->t, w, xw);
+  for (int i = 0; i < p->d; i++) {
+    uint32_t n = p->t->n[i];
+    c += mul * (p->t->wrap[i] ? (xw[i] + n - xs[i]) % n : xw[i] + n - 1 - xs[i]);
+    mul *= p->span[i];
+  }
+  return c;
 }
 
 static mg_status xm_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
@@ -113,18 +151,19 @@ static mg_status xm_check(const mg_problem_spec *pb, const mg_params *ps, mg_err
   const mg_topo *t = &pb->topo;
   if (pb->problem != MG_EXCHANGE) return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-moves solves complete exchange");
   if (pb->model.switching == MG_SW_BUS) return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-moves does not run on buses");
-  if (t->kind != MG_TOPO_GRID || !mg_topo_is_torus(t))
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-moves runs on tori and rings");
+  if (t->kind != MG_TOPO_GRID)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-moves runs on grids (tori, rings, meshes, lines)");
   if (t->d > XM_MAX_D) return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-moves: %d axes, at most %d", t->d, XM_MAX_D);
   for (int i = 0; i < t->d; i++) {
-    if (t->n[i] < 3 || t->n[i] > XM_MAX_SIDE)
-      return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-moves: side %u, every side 3 to %d", t->n[i], XM_MAX_SIDE);
-    /* a move's hops along an axis stay under half the ring: never a tie,
-     * so SimGrid's route is the shortest one the plan counts */
-    if (2 * reach >= (int64_t)t->n[i])
+    if (t->n[i] < (t->wrap[i] ? 3u : 2u) || t->n[i] > XM_MAX_SIDE)
+      return mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-moves: side %u, every side 3 to %d (2 on a line)", t->n[i],
+                     XM_MAX_SIDE);
+    /* a move's hops round a ring stay under half of it: never a tie, so
+     * SimGrid's route is the shortest one the plan counts */
+    if (t->wrap[i] && 2 * reach >= (int64_t)t->n[i])
       return mg_fail(err, MG_ERR_INVALID,
-                     "exchange-moves: reach=%lld on a side of %u (a move's hops must be under half "
-                     "of every side)",
+                     "exchange-moves: reach=%lld on a ring of %u (a move's hops must be under half "
+                     "of every ring)",
                      (long long)reach, t->n[i]);
   }
   if (t->N > XM_MAX_NODES)
@@ -169,6 +208,7 @@ static void xm_apply(xm_plan *p, uint32_t c, int sign) {
     if (m == p->zero) continue;
     int x = r * p->nm + m;
     p->cnt[x] += (uint32_t)sign;
+    p->load[x] += sign * p->wt[c];
     if (prev >= 0) p->pc[(size_t)prev * M + (size_t)x] += (uint32_t)sign;
     prev = x;
   }
@@ -251,7 +291,7 @@ static int xm_sends(const xm_plan *p, const mg_problem_spec *pb, xm_send *s) {
       xm_send *e = &s[n++];
       memset(e, 0, sizeof *e);
       e->x = x;
-      e->bytes = (double)p->cnt[x] * pb->bytes;
+      e->bytes = p->load[x] * pb->bytes;
       double wb = mg_model_wire_bytes(mo, e->bytes);
       e->use = wb > 0 ? e->bytes / wb : 1;
       for (int i = 0, q = m; i < p->d; i++, q /= p->base) {
@@ -389,7 +429,9 @@ static void xm_free(xm_plan *p) {
   free(p->sgn);
   free(p->dist);
   free(p->step);
+  free(p->wt);
   free(p->cnt);
+  free(p->load);
   free(p->pc);
   memset(p, 0, sizeof *p);
 }
@@ -433,30 +475,47 @@ static mg_status xm_build(const mg_problem_spec *pb, const mg_params *ps, xm_pla
   p->zero = 0;
   for (int i = 0; i < p->d; i++)
     p->zero += p->reach * p->nm, p->nm *= p->base;
-  size_t M = (size_t)p->R * (size_t)p->nm, Nd = (size_t)p->N * (size_t)p->d;
+  /* offsets: a ring's n_i residues, a line's 2 n_i - 1 signed distances */
+  p->C = 1;
+  p->zc = 0;
+  for (int i = 0; i < p->d; i++) {
+    p->span[i] = t->wrap[i] ? t->n[i] : 2 * t->n[i] - 1;
+    p->zc += (t->wrap[i] ? 0 : t->n[i] - 1) * p->C;
+    p->C *= p->span[i];
+  }
+  size_t M = (size_t)p->R * (size_t)p->nm, Nd = (size_t)p->C * (size_t)p->d;
   p->sgn = mg_calloc(Nd, sizeof *p->sgn);
   p->dist = mg_calloc(Nd, sizeof *p->dist);
   p->step = mg_calloc(Nd * (size_t)p->R, sizeof *p->step);
+  p->wt = mg_calloc(p->C, sizeof *p->wt);
   p->cnt = mg_calloc(M, sizeof *p->cnt);
+  p->load = mg_calloc(M, sizeof *p->load);
   p->pc = mg_calloc(M * M, sizeof *p->pc);
   xm_send *s = mg_calloc(M, sizeof *s);
   uint8_t *frozen = mg_calloc(M, sizeof *frozen);
   uint8_t *b_step = mg_calloc(Nd * (size_t)p->R, sizeof *b_step),
           (*b_ord)[XM_MAX_NM] = mg_calloc(XM_MAX_ROUNDS, sizeof *b_ord);
   int8_t *b_sgn = mg_calloc(Nd, sizeof *b_sgn);
-  if (!p->sgn || !p->dist || !p->step || !p->cnt || !p->pc || !s || !frozen || !b_step || !b_ord || !b_sgn) {
+  if (!p->sgn || !p->dist || !p->step || !p->wt || !p->cnt || !p->load || !p->pc || !s || !frozen || !b_step ||
+      !b_ord || !b_sgn) {
     st = mg_fail(err, MG_ERR_NOMEM, "exchange-moves: out of memory");
     goto out;
   }
   uint64_t rng = 0x9e3779b97f4a7c15u ^ (uint64_t)(p->R * 8 + p->reach);
   /* distances, tie signs and rounds at random (a fixed seed) */
-  for (uint32_t c = 1; c < p->N; c++) {
+  for (uint32_t c = 0; c < p->C; c++) {
+    if (c == p->zc) continue;
+    p->wt[c] = 1;
     uint32_t x[MG_MAX_DIMS];
-    mg_topo_coords(t, c, x);
+    xm_class_coords(p, c, x);
     for (int i = 0; i < p->d; i++) {
       size_t k = (size_t)c * (size_t)p->d + (size_t)i;
       int n = (int)t->n[i], v = (int)x[i], sd = 2 * v < n ? v : v - n;
-      if (2 * v == n) sd = xm_rng(&rng) & 1 ? v : -v;
+      if (t->wrap[i] && 2 * v == n) sd = xm_rng(&rng) & 1 ? v : -v;
+      if (!t->wrap[i]) {
+        sd = v - (n - 1);
+        p->wt[c] *= (double)(n - (sd < 0 ? -sd : sd)) / (double)n; /* the sources it fits */
+      }
       p->sgn[k] = (int8_t)(sd > 0 ? 1 : sd < 0 ? -1 : 0);
       p->dist[k] = (uint8_t)(sd < 0 ? -sd : sd);
       xm_pick(&rng, p->R, p->reach, p->dist[k], p->step + k * (size_t)p->R);
@@ -476,7 +535,7 @@ static mg_status xm_build(const mg_problem_spec *pb, const mg_params *ps, xm_pla
    * from a fraction of a send's o to 0; the best plan seen is kept */
   double T0 = 0.2 * (pb->model.o > 0 ? pb->model.o : 0.01 * est);
   double budget = pb->model.timing == MG_TIMING_ASYNC ? XM_WORK : XM_WORK_ROUNDS;
-  for (int64_t it = 0; it < steps && work < budget && p->N > 1; it++) {
+  for (int64_t it = 0; it < steps && work < budget && p->C > 1; it++) {
     double fs = (double)it / (double)steps, fw = work / budget, f = 1 - (fs > fw ? fs : fw), T = T0 * f * f;
     double u = (double)(xm_rng(&rng) >> 11) * (1.0 / 9007199254740992.0);
     double lim = T > 0 ? -T * log(u > 0 ? u : 1e-300) : 0; /* accept e <= est + lim */
@@ -492,7 +551,8 @@ static mg_status xm_build(const mg_problem_spec *pb, const mg_params *ps, xm_pla
       else
         p->ord[r][b] = p->ord[r][a], p->ord[r][a] = tmp;
     } else {
-      uint32_t c = 1 + (uint32_t)(xm_rng(&rng) % (p->N - 1));
+      uint32_t c = (uint32_t)(xm_rng(&rng) % (p->C - 1));
+      c += c >= p->zc; /* any offset but 0 */
       int all = (int)(xm_rng(&rng) & 1), i0 = (int)(xm_rng(&rng) % (uint64_t)p->d);
       size_t k0 = (size_t)c * (size_t)p->d, R = (size_t)p->R;
       uint8_t os[XM_MAX_D * XM_MAX_ROUNDS];
@@ -504,7 +564,7 @@ static mg_status xm_build(const mg_problem_spec *pb, const mg_params *ps, xm_pla
         size_t k = k0 + (size_t)i;
         if (!p->dist[k] || (!all && i != i0)) continue;
         xm_pick(&rng, p->R, p->reach, p->dist[k], p->step + k * R);
-        if (2 * p->dist[k] == (int)t->n[i] && xm_rng(&rng) % 2) p->sgn[k] = (int8_t)-p->sgn[k];
+        if (t->wrap[i] && 2 * p->dist[k] == (int)t->n[i] && xm_rng(&rng) % 2) p->sgn[k] = (int8_t)-p->sgn[k];
       }
       xm_apply(p, c, 1);
       double e = xm_score(p, pb, s, frozen, &work);
@@ -529,9 +589,10 @@ static mg_status xm_build(const mg_problem_spec *pb, const mg_params *ps, xm_pla
   memcpy(p->sgn, b_sgn, Nd);
   memcpy(p->ord, b_ord, sizeof p->ord);
   memset(p->cnt, 0, M * sizeof *p->cnt);
+  memset(p->load, 0, M * sizeof *p->load);
   memset(p->pc, 0, M * M * sizeof *p->pc);
-  for (uint32_t c = 1; c < p->N; c++)
-    xm_apply(p, c, 1);
+  for (uint32_t c = 0; c < p->C; c++)
+    if (c != p->zc) xm_apply(p, c, 1);
 out:
   free(s);
   free(frozen);
@@ -549,25 +610,30 @@ typedef struct xm_ctx {
   int r, m;
 } xm_ctx;
 
-/* Block item = src * N + dst: in the message if its offset takes move m
- * in round r and its earlier moves brought it from src to v. */
-static int xm_carried(uint64_t item, void *arg) {
-  const xm_ctx *c = arg;
-  const xm_plan *p = c->p;
+/* Where a block of offset class dl from s is at the start of round r
+ * (on a line it never leaves the box between its ends). */
+static uint32_t xm_at(const xm_plan *p, uint32_t dl, uint32_t s, int r) {
   const mg_topo *t = p->t;
-  uint32_t N = p->N, s = (uint32_t)(item / N), w = (uint32_t)(item % N);
-  uint32_t dl = mg_dp_sub(t, w, s);
-  if (xm_move(p, dl, c->r) != c->m) return 0;
   uint32_t x[MG_MAX_DIMS];
   mg_topo_coords(t, s, x);
   for (int i = 0; i < p->d; i++) {
     size_t k = (size_t)dl * (size_t)p->d + (size_t)i;
     int before = 0, n = (int)t->n[i];
-    for (int q = 0; q < c->r; q++)
+    for (int q = 0; q < r; q++)
       before += p->step[k * (size_t)p->R + (size_t)q];
     x[i] = (uint32_t)((((int)x[i] + p->sgn[k] * before) % n + n) % n);
   }
-  return mg_topo_id(t, x) == c->v;
+  return mg_topo_id(t, x);
+}
+
+/* Block item = src * N + dst: in the message if its offset takes move m
+ * in round r and its earlier moves brought it from src to v. */
+static int xm_carried(uint64_t item, void *arg) {
+  const xm_ctx *c = arg;
+  const xm_plan *p = c->p;
+  uint32_t N = p->N, s = (uint32_t)(item / N), w = (uint32_t)(item % N);
+  uint32_t dl = xm_class_of(p, s, w);
+  return xm_move(p, dl, c->r) == c->m && xm_at(p, dl, s, c->r) == c->v;
 }
 
 static uint32_t xm_target(const xm_plan *p, uint32_t v, int m) {
@@ -588,7 +654,12 @@ static mg_status xm_generate(const mg_problem_spec *pb, const mg_params *ps, mg_
   if (st != MG_OK) return st;
   const mg_topo *t = &pb->topo;
   xm_ctx *ctx = mg_calloc((uint64_t)t->N * (uint64_t)p.nm, sizeof *ctx);
-  if (!ctx) {
+  /* on a mesh a node near the edge lacks some moves a round: has[v nm + m]
+   * (on a torus every node sends every move the plan uses) */
+  int mesh = !mg_topo_is_torus(t);
+  uint8_t *has = mesh ? mg_calloc((uint64_t)t->N * (uint64_t)p.nm, 1) : NULL;
+  if (!ctx || (mesh && !has)) {
+    free(ctx);
     xm_free(&p);
     return mg_fail(err, MG_ERR_NOMEM, "exchange-moves: out of memory");
   }
@@ -603,10 +674,19 @@ static mg_status xm_generate(const mg_problem_spec *pb, const mg_params *ps, mg_
   for (int r = 0; r < p.R; r++) {
     xm_ctx *c = ctx;
     int any = 0;
+    if (mesh) {
+      memset(has, 0, (size_t)t->N * (size_t)p.nm);
+      for (uint32_t s = 0; s < t->N; s++)
+        for (uint32_t w = 0; w < t->N; w++) {
+          uint32_t dl = xm_class_of(&p, s, w);
+          int m = xm_move(&p, dl, r);
+          if (s != w && m != p.zero) has[(size_t)xm_at(&p, dl, s, r) * (size_t)p.nm + (size_t)m] = 1;
+        }
+    }
     for (uint32_t v = 0; v < t->N; v++)
       for (int k = 0; k < p.nm; k++) {
         int m = p.ord[r][k];
-        if (m == p.zero || !p.cnt[r * p.nm + m]) continue;
+        if (m == p.zero || !p.cnt[r * p.nm + m] || (mesh && !has[(size_t)v * (size_t)p.nm + (size_t)m])) continue;
         any = 1;
         *c = (xm_ctx){&p, v, r, m};
         mg_transfer tr = mg_xfer(v, xm_target(&p, v, m));
@@ -622,6 +702,7 @@ static mg_status xm_generate(const mg_problem_spec *pb, const mg_params *ps, mg_
 out:
   mg_emit_free(&e);
   free(ctx);
+  free(has);
   xm_free(&p);
   return st;
 }
@@ -633,6 +714,8 @@ static mg_status xm_closed_form(const mg_problem_spec *pb, const mg_params *ps, 
   /* with o = 0 and or > 0 a node's messages arrive together and the
    * simulator reads them in an order that depends on the senders' ids:
    * the nodes are no longer alike */
+  if (!mg_topo_is_torus(&pb->topo))
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form of exchange-moves: tori (a mesh's nodes are not alike)");
   if (m->timing != MG_TIMING_ASYNC || m->contention != MG_CONT_FAIR || m->tl <= 0 ||
       (m->switching != MG_SW_WORMHOLE && m->switching != MG_SW_CIRCUIT) || (m->o <= 0 && m->orecv > 0))
     return mg_fail(err, MG_ERR_UNSUPPORTED,
@@ -658,26 +741,28 @@ static mg_status xm_closed_form(const mg_problem_spec *pb, const mg_params *ps, 
 
 static mg_status xm_candidates(const mg_problem_spec *pb, mg_status (*visit)(void *arg, const mg_params *ps), void *arg,
                                mg_err *err) {
-  mg_params none = {0};
-  mg_status st = xm_check(pb, &none, err);
-  if (st != MG_OK) return st;
   const mg_topo *t = &pb->topo;
-  int far = xm_far(t), most = XM_MAX_REACH;
-  for (int i = 0; i < t->d; i++)
-    if (((int)t->n[i] - 1) / 2 < most) most = ((int)t->n[i] - 1) / 2;
-  /* reach 1 and 2 (moves of up to 2 hops an axis: 8x8 takes 2 rounds),
-   * each with the least rounds and one more */
-  for (int reach = 1; reach <= 2 && reach <= most; reach++) {
-    int nm = 1;
-    for (int i = 0; i < t->d; i++)
-      nm *= 2 * reach + 1;
+  int far = xm_far(t), seen = 0;
+  mg_status st = MG_OK;
+  /* reach 1 and 2 (moves of up to 2 hops an axis: 8x8 takes 2 rounds; 3
+   * where a long line needs it), each with the least rounds and one more:
+   * the settings the check accepts */
+  for (int reach = 1; reach <= XM_MAX_REACH && (reach <= 2 || !seen); reach++) {
     int least = (far + reach - 1) / reach;
-    for (int r = least; r <= least + 1 && r <= XM_MAX_ROUNDS && nm <= XM_MAX_NM; r++) {
+    for (int r = least; r <= least + 1 && r <= XM_MAX_ROUNDS; r++) {
       mg_params ps = {0};
       if ((st = mg_params_set_int(&ps, "reach", reach, err)) != MG_OK ||
-          (st = mg_params_set_int(&ps, "rounds", r, err)) != MG_OK || (st = visit(arg, &ps)) != MG_OK)
+          (st = mg_params_set_int(&ps, "rounds", r, err)) != MG_OK)
         return st;
+      if (xm_check(pb, &ps, err) != MG_OK) continue;
+      seen++;
+      if ((st = visit(arg, &ps)) != MG_OK) return st;
     }
+  }
+  if (!seen) { /* why the default does not fit */
+    mg_params none = {0};
+    st = xm_check(pb, &none, err);
+    return st != MG_OK ? st : mg_fail(err, MG_ERR_UNSUPPORTED, "exchange-moves: no reach of 1 to 3 fits");
   }
   return MG_OK;
 }
@@ -698,8 +783,8 @@ const mg_algo mg_algo_exchange_moves = {
     .summary = "store-and-forward exchange in a few rounds of moves of at most `reach` hops an axis, shortest "
                "routes, fitted to the model's clock",
     .paper = "ours, after Bruck et al. (TPDS 1997)",
-    .restrictions = "tori of 1 to 3 axes, sides 3 to 16 and above 2 reach, at most 1024 nodes and 125 moves; "
-                    "all-port, contention=shared or fair",
+    .restrictions = "grids (tori, rings, meshes, lines) of 1 to 3 axes, sides 2 to 16 (rings 3 to 16, above 2 "
+                    "reach), at most 1024 nodes and 125 moves; all-port, contention=shared or fair",
     .rounding = "none",
     .params = xm_params,
     .needs_shared = 1,
