@@ -70,7 +70,7 @@
  * -1 in both: e.g. round 1 v -> v+1 {(v, v+1), (v, v+2)}, v -> v-1 {(v,
  * v-1)}; round 2 v -> v+1 {(v-1, v+1)}.
  */
-#include "digit_plan.h"
+#include "../algo_internal.h"
 #include "../../model/model.h"
 
 #include <math.h>
@@ -223,8 +223,10 @@ typedef struct xm_send {
   uint8_t fwd[2 * XM_MAX_D], back[2 * XM_MAX_D]; /* copies on each arc of direction 2i + (digit < 0), and on
                                                   * the return route */
   double rel, rem, rate, arr;
-  int fin;   /* the order in which the flows ended */
-  int state; /* 0 waiting, 1 released (on the CPU's queue), 2 on the wire, 3 ended, 4 arrived */
+  double ready; /* the last arrival among the sends it waits for */
+  int left;     /* sends it waits for not yet arrived */
+  int fin;      /* the order in which the flows ended */
+  int state;    /* 0 waiting, 1 released (on the CPU's queue), 2 on the wire, 3 ended, 4 arrived */
 } xm_send;
 
 /* Max-min fair values of the flows on the wire, as src/model/fluid.c's
@@ -346,22 +348,18 @@ static double xm_estimate(const xm_plan *p, const mg_problem_spec *pb, xm_send *
     ups[s[i].x / p->nm]++;
   for (int r = 0; r < p->R; r++)
     ups[r] = (ups[r] + nd - 1) / nd;
+  /* what each send waits for: counted once, then counted down as the
+   * sends before it arrive (rather than rescanned at every event) */
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < j; i++)
+      s[j].left += xm_waits(p, s, j, i);
   double t = 0, cpu = 0, end = 0, rcv = 0;
   int nfin = 0;
   int next = 0, qhead = 0; /* next send to release; first released not yet on the wire */
   for (;;) {
     /* release, in plan order, the sends whose waits are over */
-    while (next < n) {
-      double ready = 0;
-      int ok = 1;
-      for (int i = 0; i < next && ok; i++)
-        if (xm_waits(p, s, next, i)) {
-          if (s[i].state != 4)
-            ok = 0;
-          else if (s[i].arr > ready)
-            ready = s[i].arr;
-        }
-      if (!ok) break;
+    while (next < n && s[next].left == 0) {
+      double ready = s[next].ready;
       cpu = (ready > cpu ? ready : cpu) + mo->o;
       s[next].rel = cpu;
       s[next++].state = 1;
@@ -402,6 +400,11 @@ static double xm_estimate(const xm_plan *p, const mg_problem_spec *pb, xm_send *
       s[who].arr = (t > rcv ? t : rcv) + mo->orecv;
       rcv = s[who].arr;
       if (rcv > end) end = rcv;
+      for (int j = who + 1; j < n; j++)
+        if (xm_waits(p, s, j, who)) {
+          s[j].left--;
+          if (rcv > s[j].ready) s[j].ready = rcv;
+        }
       continue; /* an arrival changes no share */
     }
     xm_share(mo, s, n, nd, frozen);
