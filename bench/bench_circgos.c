@@ -1,7 +1,8 @@
 /* CIRCGOS parameter search: the time `tune` takes on Juurlink, Rao, Sibeyn 1996's Table 1
  * rings, and a brute-force check of its choice on the smaller rings (every
- * a in 2..n and b in floor(a/2)..floor(a/2)+B simulated and verified, with
- * and without the refinement). Prints figures; asserts nothing. */
+ * a in 2..n and b in 1..floor(a/2)+40 simulated and verified, without
+ * the refinement, with skip=1 and with skip=2). Prints figures; asserts
+ * nothing. */
 #include "meshgossip.h"
 
 #include <stdio.h>
@@ -41,7 +42,7 @@ int main(int argc, char **argv) {
       if (ns[i] <= brute_max) {
         for (uint32_t a = 2; a <= ns[i]; a++)
           for (uint32_t b = 1; b <= a / 2 + 40 && b <= 2 * ns[i]; b++)
-            for (int skip = 0; skip < 2; skip++) {
+            for (int skip = 0; skip < 3; skip++) {
               char spec[96];
               const mg_algo *al;
               mg_params ps;

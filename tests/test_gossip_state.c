@@ -152,6 +152,8 @@ static void origin_ranges(void **state) {
   (void)state;
   assert_true(recount_run("circgos:a=7,b=4", "ring:100") > 0);
   assert_true(recount_run("circgos:a=7,b=4,skip=1", "ring:100") > 0); /* minus the receiver's */
+  assert_true(recount_run("circgos:a=7,b=4,skip=2", "ring:100") > 0); /* item lists, fills */
+  assert_true(recount_run("circgos:a=4,b=3,skip=2", "line:70") > 0);
   assert_true(recount_run("ring", "ring:67") > 0);
   assert_true(recount_run("circgos:a=4,b=3", "line:70") > 0);
 }

@@ -19,6 +19,7 @@ typedef struct tune_state {
   void (*on_step)(void *arg, const char *what, int64_t done, int64_t total);
   void *on_step_arg;
   int64_t seen, total;
+  int (*keep)(const mg_params *ps); /* NULL: every candidate */
 } tune_state;
 
 static mg_status count(void *arg, const mg_params *ps) {
@@ -31,6 +32,7 @@ static mg_status visit(void *arg, const mg_params *ps) {
   tune_state *t = arg;
   mg_report rep;
   mg_err e;
+  if (t->keep && !t->keep(ps)) return MG_OK;
   if (t->on_step) {
     char spec[MG_ERR_LEN], p[MG_ERR_LEN / 2];
     snprintf(spec, sizeof spec, "%s:%s", t->a->name, mg_params_format(ps, p, sizeof p));
@@ -66,8 +68,15 @@ static mg_status visit(void *arg, const mg_params *ps) {
 
 mg_status mg_tune(const mg_algo *a, const mg_problem_spec *pb, const mg_sim_opts *opts, mg_params *best,
                   mg_report *best_rep, mg_params *runner_up, mg_report *runner_rep, size_t *evaluated, mg_err *err) {
+  return mg_tune_keep(a, pb, opts, NULL, best, best_rep, runner_up, runner_rep, evaluated, err);
+}
+
+mg_status mg_tune_keep(const mg_algo *a, const mg_problem_spec *pb, const mg_sim_opts *opts,
+                       int (*keep)(const mg_params *ps), mg_params *best, mg_report *best_rep, mg_params *runner_up,
+                       mg_report *runner_rep, size_t *evaluated, mg_err *err) {
   tune_state t;
   memset(&t, 0, sizeof t);
+  t.keep = keep;
   memset(best_rep, 0, sizeof *best_rep);
   memset(runner_rep, 0, sizeof *runner_rep);
   memset(runner_up, 0, sizeof *runner_up);

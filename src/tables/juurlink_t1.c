@@ -108,16 +108,18 @@ static mg_status add_circgos(mg_table *out, const mg_sim_opts *opts, int i, int 
     snprintf(c.note, sizeof c.note, "closed form: %s",
              T1_N[i] == pow_of(T1_N[i], ta) ? "exact count (n a power of a)" : "exact count over the segments");
   } else {
-    /* skip=1 drops what a receiver already holds, round by round: no
+    /* skip=1 and 2 drop what a receiver already holds, round by round
+     * (skip=2 also fills idle arcs and picks each gap's packets): no
      * closed form counts that; Lemma 6 as printed is for b <= a/2 and a
      * phase 3 without the journal version's packets, so it is only a note */
     if (isnan(lemma6))
       snprintf(c.note, sizeof c.note,
-               "no closed form with skip=1; Lemma 6 as printed has no value at the tuned (a,b) (2b - a + 2 < 1: "
-               "its last gaps hold fewer than a nodes)");
+               "no closed form with skip=%s; Lemma 6 as printed has no value at the tuned (a,b) (2b - a + 2 < 1: "
+               "its last gaps hold fewer than a nodes)",
+               mg_params_get(&c.params, "skip") ? mg_params_get(&c.params, "skip") : "?");
     else
-      snprintf(c.note, sizeof c.note, "no closed form with skip=1; Lemma 6 as printed with the tuned (a,b): %.6g",
-               lemma6);
+      snprintf(c.note, sizeof c.note, "no closed form with skip=%s; Lemma 6 as printed with the tuned (a,b): %.6g",
+               mg_params_get(&c.params, "skip") ? mg_params_get(&c.params, "skip") : "?", lemma6);
   }
   if (c.simulated > c.paper)
     snprintf(c.note + strlen(c.note), sizeof c.note - strlen(c.note), "; above the paper: docs/paper-notes.md");

@@ -48,6 +48,7 @@
 #include "../algo_internal.h"
 
 #include "../../analytic/juurlink.h"
+#include "circgos_fill.h"
 
 #include <math.h>
 #include <string.h>
@@ -100,7 +101,10 @@ static mg_status cg_params(const mg_problem_spec *pb, const mg_params *ps, cg_cf
   int a_given = ps && mg_params_get(ps, "a") && strcmp(mg_params_get(ps, "a"), "auto");
   if ((st = mg_param_int(ps, "b", a_given ? a : (int64_t)tb, 1, 4 * (int64_t)c->n + 4, &b, err)) != MG_OK) return st;
   if ((st = mg_param_int(ps, "k", 0, 0, c->n, &k, err)) != MG_OK) return st;
-  if ((st = mg_param_int(ps, "skip", 0, 0, 1, &skip, err)) != MG_OK) return st;
+  if ((st = mg_param_int(ps, "skip", 0, 0, 2, &skip, err)) != MG_OK) return st;
+  if (skip == 2 && c->n > MG_CGF_MAX_N)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "circgos: skip=2 plans rings and lines of at most %u nodes, not %u",
+                   MG_CGF_MAX_N, c->n);
   c->a = (uint32_t)a;
   c->b = (uint32_t)b;
   c->k = (uint32_t)k;
@@ -129,6 +133,12 @@ static mg_transfer packet(const cg_cfg *c, uint32_t src, uint32_t dst, int32_t h
   return t;
 }
 
+/* A phase-3 transfer: chain ci's packet q from src to dst. */
+typedef struct cg_xfer {
+  uint32_t src, dst, ci, q;
+  int32_t hops;
+} cg_xfer;
+
 /* Work arrays of one walk through the algorithm. */
 typedef struct cg_work {
   uint32_t *act;  /* phase 1: actives of every segment, in place */
@@ -139,6 +149,10 @@ typedef struct cg_work {
   uint32_t *next; /* merge buffer */
   uint32_t *pos;  /* new bridgeheads of the round */
   cg_chain *chain;
+  uint32_t *ilo, *ihi; /* phase 1: the origins each active node concentrates */
+  cg_xfer *xf;         /* phase 3: one step's transfers */
+  mg_cgf_msg *msg;     /* and as the packet plan sees them */
+  mg_cgf *f;           /* skip=2: the plan's state, else NULL */
 } cg_work;
 
 static void cg_work_free(cg_work *w) {
@@ -150,6 +164,10 @@ static void cg_work_free(cg_work *w) {
   free(w->next);
   free(w->pos);
   free(w->chain);
+  free(w->ilo);
+  free(w->ihi);
+  free(w->xf);
+  free(w->msg);
   memset(w, 0, sizeof *w);
 }
 
@@ -163,7 +181,12 @@ static mg_status cg_work_alloc(cg_work *w, uint32_t n, uint32_t a, mg_err *err) 
   w->next = mg_calloc(n, sizeof(uint32_t));
   w->pos = mg_calloc(n, sizeof(uint32_t));
   w->chain = mg_calloc((uint64_t)n + 2, sizeof(cg_chain));
-  if (!w->act || !w->hold || !w->cnt || !w->head || !w->cur || !w->next || !w->pos || !w->chain) {
+  w->ilo = mg_calloc(n, sizeof(uint32_t));
+  w->ihi = mg_calloc(n, sizeof(uint32_t));
+  w->xf = mg_calloc(2 * (uint64_t)n + 2, sizeof(cg_xfer));
+  w->msg = mg_calloc(2 * (uint64_t)n + 2, sizeof(mg_cgf_msg));
+  if (!w->act || !w->hold || !w->cnt || !w->head || !w->cur || !w->next || !w->pos || !w->chain || !w->ilo || !w->ihi ||
+      !w->xf || !w->msg) {
     cg_work_free(w);
     return mg_fail(err, MG_ERR_NOMEM, "out of memory for circgos");
   }
@@ -176,7 +199,7 @@ static uint32_t seg_lo(const cg_cfg *c, uint32_t i) { return (uint32_t)((uint64_
 static mg_status cg_phase1(const cg_cfg *c, cg_work *w, cg_geom *g, mg_emit *e, mg_err *err) {
   mg_status st = MG_OK;
   for (uint32_t v = 0; v < c->n; v++)
-    w->act[v] = v, w->hold[v] = 1;
+    w->act[v] = v, w->hold[v] = 1, w->ilo[v] = v, w->ihi[v] = v + 1;
   for (uint32_t i = 0; i < c->a; i++)
     w->cnt[i] = seg_lo(c, i + 1) - seg_lo(c, i);
   g->p1_steps = 0;
@@ -199,10 +222,20 @@ static mg_status cg_phase1(const cg_cfg *c, cg_work *w, cg_geom *g, mg_emit *e, 
           if (w->hold[v] > big) big = w->hold[v];
           if (e) {
             mg_transfer tr = mg_xfer_line(v, mid, 0, (int32_t)mid - (int32_t)v);
+            if (w->f) { /* skip=2: only the concentrated origins (the idle arcs fill the rest) */
+              tr.sel.flags = MG_SEL_ORIGIN_RANGE;
+              tr.sel.range_lo = w->ilo[v];
+              tr.sel.range_len = w->ihi[v] - w->ilo[v];
+              mg_cgf_mark(w->f, v, tr.seg[0].hops);
+              mg_cgf_deliver_range(w->f, mid, w->ilo[v], w->ihi[v] - w->ilo[v]);
+            }
             MG_CHECK(mg_emit_add(e, &tr, err));
           }
         }
         w->hold[mid] = sum;
+        /* the group's origins are consecutive: its members' in order */
+        uint32_t glo = w->ilo[mem[0]], ghi = w->ihi[mem[size - 1]];
+        w->ilo[mid] = glo, w->ihi[mid] = ghi;
         w->act[lo + gi] = mid; /* gi <= 3 gi: compaction in place is safe */
       }
       w->cnt[i] = groups;
@@ -210,12 +243,23 @@ static mg_status cg_phase1(const cg_cfg *c, cg_work *w, cg_geom *g, mg_emit *e, 
     if (!any) break;
     if (g->p1_steps == CG_MAX_LEVELS) return mg_fail(err, MG_ERR_TOO_LARGE, "circgos: too many phase-1 steps");
     g->p1_units[g->p1_steps++] = big;
+    if (e && w->f) MG_CHECK(mg_cgf_fill(w->f, (uint64_t)big, e, err));
     if (e) MG_CHECK(mg_emit_round(e, err));
   }
   for (uint32_t i = 0; i < c->a; i++)
     w->head[i] = w->act[seg_lo(c, i)];
 out:
   return st;
+}
+
+/* Emits a phase-2 transfer (a segment); skip=2 notes its arcs and what
+ * it delivers for the step's fills. */
+static mg_status cg_add(cg_work *w, mg_emit *e, const mg_transfer *tr, mg_err *err) {
+  if (w->f) {
+    mg_cgf_mark(w->f, tr->src, tr->seg[0].hops);
+    mg_cgf_deliver_range(w->f, tr->dst, tr->sel.range_lo, tr->sel.range_len);
+  }
+  return mg_emit_add(e, tr, err);
 }
 
 /* Phase 2: Approach 1 among the bridgeheads, packets = segments. */
@@ -238,13 +282,13 @@ static mg_status cg_phase2(const cg_cfg *c, cg_work *w, cg_geom *g, mg_emit *e, 
         tr.sel.flags = MG_SEL_ORIGIN_RANGE;
         tr.sel.range_lo = seg_lo(c, sr);
         tr.sel.range_len = seg_lo(c, sr + 1) - seg_lo(c, sr);
-        MG_CHECK(mg_emit_add(e, &tr, err));
+        MG_CHECK(cg_add(w, e, &tr, err));
         if (!(a % 2 == 0 && t == a / 2)) { /* the opposite segment would arrive twice */
           tr = mg_xfer_line(h, ln, 0, -(int32_t)fwd(c, ln, h));
           tr.sel.flags = MG_SEL_ORIGIN_RANGE;
           tr.sel.range_lo = seg_lo(c, sl);
           tr.sel.range_len = seg_lo(c, sl + 1) - seg_lo(c, sl);
-          MG_CHECK(mg_emit_add(e, &tr, err));
+          MG_CHECK(cg_add(w, e, &tr, err));
         }
       } else {
         if (i + 1 < a && i + 1 >= t) {
@@ -253,7 +297,7 @@ static mg_status cg_phase2(const cg_cfg *c, cg_work *w, cg_geom *g, mg_emit *e, 
           tr.sel.flags = MG_SEL_ORIGIN_RANGE;
           tr.sel.range_lo = seg_lo(c, s);
           tr.sel.range_len = seg_lo(c, s + 1) - seg_lo(c, s);
-          MG_CHECK(mg_emit_add(e, &tr, err));
+          MG_CHECK(cg_add(w, e, &tr, err));
         }
         if (i > 0 && i + t - 1 < a) {
           uint32_t s = i + t - 1, ln = w->head[i - 1];
@@ -261,12 +305,16 @@ static mg_status cg_phase2(const cg_cfg *c, cg_work *w, cg_geom *g, mg_emit *e, 
           tr.sel.flags = MG_SEL_ORIGIN_RANGE;
           tr.sel.range_lo = seg_lo(c, s);
           tr.sel.range_len = seg_lo(c, s + 1) - seg_lo(c, s);
-          MG_CHECK(mg_emit_add(e, &tr, err));
+          MG_CHECK(cg_add(w, e, &tr, err));
         }
       }
     }
+    if (w->f) MG_CHECK(mg_cgf_fill(w->f, g->maxseg, e, err));
     MG_CHECK(mg_emit_round(e, err));
   }
+  if (w->f)
+    for (uint32_t i = 0; i < a; i++)
+      mg_cgf_full(w->f, w->head[i]);
 out:
   return st;
 }
@@ -320,40 +368,76 @@ static uint32_t cg_plan_round(const cg_cfg *c, cg_work *w, uint32_t ncur, uint32
   return nc;
 }
 
-/* Emits the b' steps of one round: two packet streams per two-sided gap,
- * one per one-sided gap (see the header). */
+/* The transfers of step t of a round: two packet streams per two-sided
+ * gap, one per one-sided gap (see the header). Returns their number. */
+static size_t cg_step_xfers(const cg_cfg *c, const cg_work *w, uint32_t nc, uint32_t k, uint32_t steps, uint32_t t) {
+  size_t nx = 0;
+  for (uint32_t ci = 0; ci < nc; ci++) {
+    const cg_chain *ch = &w->chain[ci];
+    const uint32_t *p = &w->pos[ch->first];
+    int64_t m = ch->m;
+    for (int64_t j = 1; j <= m; j++) {
+      uint32_t prev = j == 1 ? ch->src : p[j - 2], me = p[j - 1];
+      int64_t fromright = 0; /* packets j receives from the far side */
+      if (ch->two_sided) {
+        fromright = (int64_t)steps - (m + 1 - j) + 1;
+        if (fromright < 0) fromright = 0;
+        if (fromright > k) fromright = k;
+      }
+      int64_t q = (int64_t)t - j + 1; /* packet number in the near stream */
+      if (q >= 1 && q <= (int64_t)k - fromright) {
+        int32_t hops = (int32_t)(ch->dir > 0 ? fwd(c, prev, me) : fwd(c, me, prev)) * ch->dir;
+        w->xf[nx++] = (cg_xfer){.src = prev, .dst = me, .ci = ci, .q = (uint32_t)(q - 1), .hops = hops};
+      }
+      if (ch->two_sided) {
+        uint32_t nxt = j == m ? ch->dst : p[j];
+        int64_t q2 = (int64_t)t - (m + 1 - j) + 1;
+        if (q2 >= 1 && q2 <= fromright)
+          w->xf[nx++] = (cg_xfer){
+              .src = nxt, .dst = me, .ci = ci, .q = (uint32_t)((int64_t)k - q2), .hops = -(int32_t)fwd(c, me, nxt)};
+      }
+    }
+  }
+  return nx;
+}
+
+/* Emits the b' steps of one round. With skip=2 each gap's packets are
+ * planned step by step first (circgos_fill.c) and transfers list them. */
 static mg_status cg_emit_round(const cg_cfg *c, cg_work *w, uint32_t nc, uint32_t k, uint32_t steps, mg_emit *e,
                                mg_err *err) {
   mg_status st = MG_OK;
+  if (w->f) MG_CHECK(mg_cgf_round(w->f, nc, k, err));
   for (uint32_t t = 1; t <= steps; t++) {
-    for (uint32_t ci = 0; ci < nc; ci++) {
-      const cg_chain *ch = &w->chain[ci];
-      const uint32_t *p = &w->pos[ch->first];
-      int64_t m = ch->m;
-      for (int64_t j = 1; j <= m; j++) {
-        uint32_t prev = j == 1 ? ch->src : p[j - 2], me = p[j - 1];
-        int64_t fromright = 0; /* packets j receives from the far side */
-        if (ch->two_sided) {
-          fromright = (int64_t)steps - (m + 1 - j) + 1;
-          if (fromright < 0) fromright = 0;
-          if (fromright > k) fromright = k;
-        }
-        int64_t q = (int64_t)t - j + 1; /* packet number in the near stream */
-        if (q >= 1 && q <= (int64_t)k - fromright) {
-          int32_t hops = (int32_t)(ch->dir > 0 ? fwd(c, prev, me) : fwd(c, me, prev)) * ch->dir;
-          mg_transfer tr = packet(c, prev, me, hops, (uint32_t)(q - 1), k);
-          MG_CHECK(mg_emit_add(e, &tr, err));
-        }
-        if (ch->two_sided) {
-          uint32_t nxt = j == m ? ch->dst : p[j];
-          int64_t q2 = (int64_t)t - (m + 1 - j) + 1;
-          if (q2 >= 1 && q2 <= fromright) {
-            mg_transfer tr = packet(c, nxt, me, -(int32_t)fwd(c, me, nxt), (uint32_t)((int64_t)k - q2), k);
-            MG_CHECK(mg_emit_add(e, &tr, err));
-          }
-        }
-      }
+    size_t nx = cg_step_xfers(c, w, nc, k, steps, t);
+    uint64_t L = 0; /* skip=2: the step's largest transfer */
+    if (w->f) {
+      for (size_t i = 0; i < nx; i++)
+        w->msg[i] = (mg_cgf_msg){.ci = w->xf[i].ci, .q = w->xf[i].q, .dst = w->xf[i].dst};
+      MG_CHECK(mg_cgf_step(w->f, w->msg, nx, err));
     }
+    for (size_t i = 0; i < nx; i++) {
+      const cg_xfer *x = &w->xf[i];
+      mg_transfer tr = packet(c, x->src, x->dst, x->hops, x->q, k);
+      if (w->f) {
+        uint32_t len;
+        const uint32_t *it = mg_cgf_packet(w->f, x->ci, x->q, &len);
+        for (uint32_t j = 0; j < len; j++)
+          w->f->list[j] = it[j];
+        tr.sel.flags = MG_SEL_LIST | MG_SEL_MINUS_DST;
+        tr.sel.list = mg_round_add_list(&e->r, w->f->list, len);
+        tr.sel.list_len = len;
+        if (!tr.sel.list && len) {
+          st = mg_fail(err, MG_ERR_NOMEM, "circgos: out of memory for an item list");
+          goto out;
+        }
+        uint32_t got = mg_cgf_carried(w->f, &w->msg[i]);
+        if (got > L) L = got;
+        mg_cgf_mark(w->f, x->src, x->hops);
+        mg_cgf_deliver_list(w->f, x->dst, it, len);
+      }
+      MG_CHECK(mg_emit_add(e, &tr, err));
+    }
+    if (w->f) MG_CHECK(mg_cgf_fill(w->f, L, e, err));
     MG_CHECK(mg_emit_round(e, err));
   }
 out:
@@ -385,6 +469,9 @@ static mg_status cg_phase3(const cg_cfg *c, cg_work *w, cg_geom *g, mg_emit *e, 
     uint32_t added = 0;
     for (uint32_t ci = 0; ci < nc; ci++)
       added += w->chain[ci].m;
+    if (w->f)
+      for (uint32_t i = 0; i < added; i++)
+        mg_cgf_full(w->f, w->pos[i]);
     memcpy(w->cur + ncur, w->pos, added * sizeof(uint32_t));
     ncur += added;
     qsort(w->cur, ncur, sizeof(uint32_t), cmp_u32);
@@ -396,13 +483,20 @@ out:
 /* The whole algorithm: geometry always, rounds when e != NULL. */
 static mg_status cg_walk(const cg_cfg *c, cg_geom *g, mg_emit *e, mg_err *err) {
   cg_work w;
+  mg_cgf f;
+  memset(&f, 0, sizeof f);
   mg_status st = cg_work_alloc(&w, c->n, c->a, err);
   if (st != MG_OK) return st;
+  if (e && c->skip == 2) {
+    MG_CHECK(mg_cgf_init(&f, c->n, c->wrap, err));
+    w.f = &f;
+  }
   memset(g, 0, sizeof *g);
   MG_CHECK(cg_phase1(c, &w, g, e, err));
   MG_CHECK(cg_phase2(c, &w, g, e, err));
   MG_CHECK(cg_phase3(c, &w, g, e, err));
 out:
+  mg_cgf_free(&f);
   cg_work_free(&w);
   return st;
 }
@@ -533,6 +627,7 @@ static mg_status cg_candidates(const mg_problem_spec *pb, mg_status (*visit)(voi
     if (keep[i].a == 3 && keep[i].b == 1) have31 = 1;
     if ((st = cg_visit(&keep[i], 0, visit, arg, err)) != MG_OK) return st;
     if (keep[i].single && (st = cg_visit(&keep[i], 1, visit, arg, err)) != MG_OK) return st;
+    if (n <= MG_CGF_MAX_N && (st = cg_visit(&keep[i], 2, visit, arg, err)) != MG_OK) return st;
   }
   if (n >= 3 && !have31) {
     cg_cand cd = {3, 1, 0, 1};
@@ -545,7 +640,10 @@ static const mg_param_desc cg_params_desc[] = {
     {"a", "auto", "bridgeheads after phase 1 and factor of phase 3; auto: Theorem 2, round(n t'_l/t_s) in [2, n]"},
     {"b", "auto", "steps per phase-3 round (raised if too few for one packet); auto: b = a (Theorem 2)"},
     {"k", "0", "packets per phase-3 round; 0: as many as b steps allow (2b - a + 2 on full gaps)"},
-    {"skip", "0", "1: phase-3 transfers skip what the receiver already holds (Juurlink, Rao, Sibeyn 1996 section 4.2)"},
+    {"skip", "0",
+     "1: phase-3 transfers skip what the receiver already holds (Juurlink, Rao, Sibeyn 1996 section 4.2); 2 (ours, "
+     "n <= 2187): also phase 1's idle arcs carry what their far end lacks and each gap picks its packets so that "
+     "the first steps of a round carry an item less (circgos_fill.c)"},
     {NULL, NULL, NULL},
 };
 

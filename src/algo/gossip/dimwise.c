@@ -91,6 +91,13 @@ static mg_status dw_check_common(const mg_problem_spec *pb, const char *name, in
   return MG_OK;
 }
 
+/* A lifted phase carries boxes of origins, not item lists: CIRCGOS's
+ * skip=2 lists its packets (circgos_fill.c), so it is not a candidate. */
+static int liftable(const mg_params *ps) {
+  const char *skip = mg_params_get(ps, "skip");
+  return !skip || strcmp(skip, "2") != 0;
+}
+
 /* Picks the cheapest verified 1D candidate for one line and packet size. */
 static mg_status pick_auto(const mg_problem_spec *pb1, const mg_algo **best, mg_params *best_ps, double *cost,
                            mg_err *err) {
@@ -105,7 +112,7 @@ static mg_status pick_auto(const mg_problem_spec *pb1, const mg_algo **best, mg_
     memset(&ps, 0, sizeof ps);
     if (!a || mg_algo_check(a, pb1, &ps, &e) != MG_OK) continue;
     if (a->candidates) {
-      st = mg_tune(a, pb1, NULL, &ps, &rep, &second, &second_rep, &evaluated, &e);
+      st = mg_tune_keep(a, pb1, NULL, liftable, &ps, &rep, &second, &second_rep, &evaluated, &e);
       if (st == MG_OK) mg_report_free(&second_rep);
     } else {
       st = mg_run(a, pb1, &ps, NULL, &rep, &e);
