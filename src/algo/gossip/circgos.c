@@ -31,6 +31,11 @@
  *   the data are known"); a round costs less only when every transfer of a
  *   step shrinks, e.g. a=3, b=1, where a new bridgehead already holds its
  *   concentrated third.
+ * Refinement (skip=2, ours; circgos_fill.c): as skip=1, and every idle arc
+ *   of every step carries what its far end lacks (phase 1's first step
+ *   becomes a neighbour exchange), and each gap cuts the data into its own
+ *   packets, chosen step by step so that every transfer of a step skips an
+ *   item its receiver holds: ring:243 at r = 2, (27, 17), 338 -> 334.
  * Cost (ring, n = a^(m+1), t_d = 0; src/analytic/juurlink.c
  *   mg_jrs_circgos_ring, exact): ceil(log3(n/a)) t_s + units(n/a) t'_l
  *   + floor(a/2)(t_s + n/a t'_l) + m b'(t_s + ceil(n/k) t'_l), with
