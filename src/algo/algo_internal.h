@@ -81,13 +81,13 @@ mg_status mg_emit_add(mg_emit *e, const mg_transfer *tr, mg_err *err);
 /* Sends the current round (possibly empty) to the sink and starts a new one. */
 mg_status mg_emit_round(mg_emit *e, mg_err *err);
 mg_status mg_emit_end(mg_emit *e, mg_err *err);
+void mg_emit_free(mg_emit *e);
 
 /* mg_tune over the candidates keep accepts (NULL: all), e.g. those whose
  * schedules a lift can carry (dimwise.c). */
 mg_status mg_tune_keep(const mg_algo *a, const mg_problem_spec *pb, const mg_sim_opts *opts,
                        int (*keep)(const mg_params *ps), mg_params *best, mg_report *best_rep, mg_params *runner_up,
                        mg_report *runner_rep, size_t *evaluated, mg_err *err);
-void mg_emit_free(mg_emit *e);
 
 /* Integer parameter with default; refuses values outside [lo, hi]. */
 mg_status mg_param_int(const mg_params *ps, const char *name, int64_t def, int64_t lo, int64_t hi, int64_t *out,

@@ -102,6 +102,7 @@ static mg_status add_circgos(mg_table *out, const mg_sim_opts *opts, int i, int 
   mg_report_free(&second_rep);
   double v;
   const char *ta = mg_params_get(&c.params, "a"), *tb = mg_params_get(&c.params, "b");
+  const char *skip = mg_params_get(&c.params, "skip");
   double lemma6 = mg_jrs_lemma6(T1_N[i], T1_R[j], ta ? atof(ta) : NAN, tb ? atof(tb) : NAN, NULL);
   if (a->closed_form(&pb, &c.params, &v, NULL) == MG_OK) {
     c.closed_form = v;
@@ -116,10 +117,10 @@ static mg_status add_circgos(mg_table *out, const mg_sim_opts *opts, int i, int 
       snprintf(c.note, sizeof c.note,
                "no closed form with skip=%s; Lemma 6 as printed has no value at the tuned (a,b) (2b - a + 2 < 1: "
                "its last gaps hold fewer than a nodes)",
-               mg_params_get(&c.params, "skip") ? mg_params_get(&c.params, "skip") : "?");
+               skip ? skip : "?");
     else
       snprintf(c.note, sizeof c.note, "no closed form with skip=%s; Lemma 6 as printed with the tuned (a,b): %.6g",
-               mg_params_get(&c.params, "skip") ? mg_params_get(&c.params, "skip") : "?", lemma6);
+               skip ? skip : "?", lemma6);
   }
   if (c.simulated > c.paper)
     snprintf(c.note + strlen(c.note), sizeof c.note - strlen(c.note), "; above the paper: docs/paper-notes.md");

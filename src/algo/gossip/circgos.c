@@ -418,7 +418,7 @@ static mg_status cg_emit_round(const cg_cfg *c, cg_work *w, uint32_t nc, uint32_
     if (w->f) {
       for (size_t i = 0; i < nx; i++)
         w->msg[i] = (mg_cgf_msg){.ci = w->xf[i].ci, .q = w->xf[i].q, .dst = w->xf[i].dst};
-      MG_CHECK(mg_cgf_step(w->f, w->msg, nx, err));
+      MG_CHECK(mg_cgf_step(w->f, w->msg, nx, &L, err));
     }
     for (size_t i = 0; i < nx; i++) {
       const cg_xfer *x = &w->xf[i];
@@ -435,8 +435,6 @@ static mg_status cg_emit_round(const cg_cfg *c, cg_work *w, uint32_t nc, uint32_
           st = mg_fail(err, MG_ERR_NOMEM, "circgos: out of memory for an item list");
           goto out;
         }
-        uint32_t got = mg_cgf_carried(w->f, &w->msg[i]);
-        if (got > L) L = got;
         mg_cgf_mark(w->f, x->src, x->hops);
         mg_cgf_deliver_list(w->f, x->dst, it, len);
       }

@@ -23,7 +23,7 @@
  *      a step whose every transfer cannot be served keeps its size (the
  *      attempt is undone). In the first steps of a round few new
  *      bridgeheads receive (the stream is still filling), so their
- *      holdings go far: ring:243 at r = 2, CIRCGOS(27, 17), 338 -> 333.
+ *      holdings go far: ring:243 at r = 2, CIRCGOS(27, 17), 338 -> 334.
  * Transfers then list their packet's items and skip the receiver's
  * (MG_SEL_LIST | MG_SEL_MINUS_DST); the simulator counts what they carry.
  */
@@ -163,7 +163,8 @@ const uint32_t *mg_cgf_packet(const mg_cgf *f, uint32_t ci, uint32_t q, uint32_t
   return f->item + (uint64_t)ci * f->n + lo;
 }
 
-uint32_t mg_cgf_carried(const mg_cgf *f, const mg_cgf_msg *m) {
+/* What a transfer carries: its packet minus what its receiver holds. */
+static uint32_t carried(const mg_cgf *f, const mg_cgf_msg *m) {
   uint32_t len;
   const uint32_t *it = mg_cgf_packet(f, m->ci, m->q, &len);
   const uint64_t *h = f->H + (uint64_t)m->dst * f->W;
@@ -232,12 +233,15 @@ static int serve(mg_cgf *f, const mg_cgf_msg *m, uint32_t T, int *nomem) {
   return held >= need;
 }
 
-mg_status mg_cgf_step(mg_cgf *f, const mg_cgf_msg *msg, size_t nmsg, mg_err *err) {
+mg_status mg_cgf_step(mg_cgf *f, const mg_cgf_msg *msg, size_t nmsg, uint64_t *largest, mg_err *err) {
   uint32_t M = 0;
   for (size_t i = 0; i < nmsg; i++) {
-    uint32_t c = mg_cgf_carried(f, &msg[i]);
+    uint32_t c = carried(f, &msg[i]);
     if (c > M) M = c;
   }
+  /* the level reached is the step's largest transfer: were every transfer
+   * under it, the next attempt would have been served */
+  *largest = M;
   for (uint32_t T = M; T-- > 0;) {
     int ok = 1, nomem = 0;
     f->nundo = 0;
@@ -248,6 +252,7 @@ mg_status mg_cgf_step(mg_cgf *f, const mg_cgf_msg *msg, size_t nmsg, mg_err *err
       undo_all(f);
       break;
     }
+    *largest = T;
   }
   f->nundo = 0;
   /* a packet on the wire is what its later transfers forward: frozen */

@@ -54,11 +54,9 @@ void mg_cgf_full(mg_cgf *f, uint32_t v);
 mg_status mg_cgf_round(mg_cgf *f, uint32_t nc, uint32_t k, mg_err *err);
 /* Tries to make the step's largest transfer (packet minus what its receiver
  * holds) smaller, one item at a time, by swapping items between a chain's
- * packets; keeps what it reached. */
-mg_status mg_cgf_step(mg_cgf *f, const mg_cgf_msg *msg, size_t nmsg, mg_err *err);
+ * packets; keeps what it reached and returns it in *largest. */
+mg_status mg_cgf_step(mg_cgf *f, const mg_cgf_msg *msg, size_t nmsg, uint64_t *largest, mg_err *err);
 /* Packet q of chain ci: its items. */
 const uint32_t *mg_cgf_packet(const mg_cgf *f, uint32_t ci, uint32_t q, uint32_t *len);
-/* What a transfer carries: its packet minus what its receiver holds. */
-uint32_t mg_cgf_carried(const mg_cgf *f, const mg_cgf_msg *m);
 
 #endif
