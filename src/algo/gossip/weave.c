@@ -1,10 +1,11 @@
 /*
  * weave — gossip on a ring of n = 3^k nodes by a tripling gather, a
- * circulation among its bridgeheads, and thirding spreads that fill every
- * idle arc with what the next round's receivers lack. Ours, written against
- * Juurlink, Rao, Sibeyn 1996's Table 1 (rings, full-port wormhole, t'_l
- * units), whose printed CIRCGOS values Approach 2 and CIRCGOS as described
- * cannot reach (docs/paper-notes.md).
+ * circulation among its bridgeheads, and spreads (thirding, or halves)
+ * that fill every idle arc with what the next round's receivers lack. Ours,
+ * written against
+ * Juurlink, Rao, Sibeyn 1996's Table 1 (rings, full-port wormhole,
+ * t'_l units), whose printed CIRCGOS values Approach 2 and CIRCGOS as
+ * described cannot reach (docs/paper-notes.md).
  *
  * Gather (h rounds): in round t every node v = 0 (mod 3^(t-1)) gets from
  *   v - 3^(t-1) and v + 3^(t-1) what they know and it does not (3^(t-1)
@@ -31,10 +32,14 @@
  *     up to the round's largest message (free: the round costs its largest);
  *   always: every arc still idle carries to its far end what it lacks, up
  *   to the round's largest message.
+ * Or a halves spread (spread=halves; h rounds, at halves_spread below): in
+ *   every gap neighbours are given opposite halves of the items, placed by
+ *   thirds in h - 1 rounds of about n/2 items, then swapped between
+ *   neighbours in one round of about n/4.
  *   Messages are explicit item lists; what a node lacks is read from the
  *   plan's own state, so every message carries only new items.
  * Rounds: h + ceil((n - 3^h)/(2 * 3^(h-1))) + h - 1 (h = k: 2k - 1, as
- *   Approach 2). Cost at h = k (t_d = 0, paper units): by the plan's
+ *   Approach 2); halves one more (h >= 2). Cost at h = k (t_d = 0, paper units): by the plan's
  *   messages, e.g. ring:27 1 + 3 + 9 + 18 + 18 units (plan 01): the
  *   gather, then 4 -> 7, 13 -> 10 (18 items each: 7 already holds 3..11)
  *   with 7 -> 8, 10 -> 9, 10 -> 11, 11 -> 12, 7 -> 6, 6 -> 5 on the idle
@@ -43,11 +48,12 @@
  *   plan's state decides the sizes.
  * Restrictions: rings with n = 3^k, 3 <= n <= 6561 (the plan search grows as
  *   n^2 log n: about 100 s at 6561); all-port.
- * Parameters: h (gather depth 1..k; auto: the least planned cost under the
- *   model with every spread digit 3), plan (digits 0-3, one per spread
- *   round, missing ones 3; auto: chosen round by round, each digit the best
- *   with the rest held at one value, over the four values). tune plans
- *   every h.
+ * Parameters: h (gather depth 1..k), spread (thirds or halves), plan
+ *   (thirds only: digits 0-3, one per spread round, missing ones 3; auto:
+ *   chosen round by round, each digit the best with the rest held at one
+ *   value, over the four values). auto: thirds with h by the planned cost
+ *   with every digit 3, then its plan, against halves at every h; the
+ *   least. tune tries every h both ways.
  */
 #include "../algo_internal.h"
 
@@ -282,6 +288,26 @@ static int cmp_u32(const void *x, const void *y) {
   return a < b ? -1 : a > b;
 }
 
+/* Every arc the round leaves idle carries to its far end what it lacks, up
+ * to the round's largest message (free: a round costs its largest). */
+static mg_status fill_idle(wv *w, uint64_t *tmp, mg_err *err) {
+  mg_status st = MG_OK;
+  for (uint32_t v = 0; v < w->n && st == MG_OK; v++)
+    for (int d = 1; d >= -1 && st == MG_OK; d -= 2) {
+      if (w->used[arc(w, v, d)]) continue;
+      uint32_t u = mod(w, (int64_t)v + d);
+      const uint64_t *kv = row(w, w->K, v), *ku = row(w, w->Knew, u);
+      uint64_t any = 0;
+      for (uint32_t j = 0; j < w->W; j++)
+        any |= tmp[j] = kv[j] & ~ku[j];
+      if (!any) continue;
+      cap(w, tmp, w->L);
+      w->used[arc(w, v, d)] = 1;
+      st = send(w, v, u, d, tmp, err);
+    }
+  return st;
+}
+
 /* One spread round with option opt (bit 0 split, bit 1 ahead). */
 static mg_status spread_round(wv *w, int opt, uint64_t *need, uint64_t *tmp, mg_err *err) {
   mg_status st = MG_OK;
@@ -362,20 +388,86 @@ static mg_status spread_round(wv *w, int opt, uint64_t *need, uint64_t *tmp, mg_
       }
     }
   }
-  /* every idle arc: what its far end lacks */
-  for (uint32_t v = 0; v < w->n && st == MG_OK; v++)
-    for (int d = 1; d >= -1 && st == MG_OK; d -= 2) {
-      if (w->used[arc(w, v, d)]) continue;
-      uint32_t u = mod(w, (int64_t)v + d);
-      const uint64_t *kv = row(w, w->K, v), *ku = row(w, w->Knew, u);
-      uint64_t any = 0;
-      for (uint32_t j = 0; j < w->W; j++)
-        any |= tmp[j] = kv[j] & ~ku[j];
-      if (!any) continue;
-      cap(w, tmp, w->L);
-      w->used[arc(w, v, d)] = 1;
-      st = send(w, v, u, d, tmp, err);
+  if (st == MG_OK) st = fill_idle(w, tmp, err);
+  return st == MG_OK ? round_end(w, err) : st;
+}
+
+/* Halves spread (spread=halves; ours). In every gap of s - 1 nodes between
+ * full bridgeheads, position p (1..s-1 from the gap's left end) is given one
+ * half of the items, the odd ones for odd p and the even ones for even p, so
+ * that neighbours hold opposite halves. Then
+ *   h - 1 rounds by thirds, d = s/3, s/9, .., 1: in every sub-gap
+ *     [v, v + 3d] node v + d takes its half from v + 3d, and v + 2d from v,
+ *     2d hops each, on opposite arcs. d is odd, so v + d has the half of
+ *     v + 3d and v + 2d that of v, and each sender holds it (or is full);
+ *   one round of neighbours: every node takes the half it lacks, a part
+ *     from each neighbour (both hold it).
+ * A round carries about n/2 items at most, the last n/4, where a thirding
+ * spread carries nearly n: one round more, half the items. Found with an
+ * integer program over the mirror-symmetric patterns of messages on a gap
+ * of 8 between full nodes (scripts/weave_gap_ilp.py): its 3-round optimum
+ * is n/2, n/2, n/4, which this routing meets. Idle arcs are filled as in
+ * every round. */
+static const uint64_t *half_of(const wv *w, const uint64_t *halves, uint32_t v, uint32_t s) {
+  return halves + (uint64_t)((v % s) & 1) * w->W;
+}
+
+/* u sends v, over hops, what v lacks of the half h; the arcs are taken. */
+static mg_status half_send(wv *w, uint32_t u, uint32_t v, int32_t hops, const uint64_t *h, uint64_t *tmp, mg_err *err) {
+  const uint64_t *ku = row(w, w->K, u), *kv = row(w, w->Knew, v);
+  uint64_t any = 0;
+  for (uint32_t i = 0; i < w->W; i++)
+    any |= tmp[i] = ku[i] & h[i] & ~kv[i];
+  take(w, u, hops);
+  if (!any) return MG_OK;
+  uint64_t c = count(w, tmp);
+  if (c > w->L) w->L = c;
+  return send(w, u, v, hops, tmp, err);
+}
+
+static mg_status halves_spread(wv *w, uint32_t s, uint64_t *halves, uint64_t *tmp, mg_err *err) {
+  mg_status st = MG_OK;
+  if (s < 3) return MG_OK;
+  memset(halves, 0, 2 * w->W * sizeof(uint64_t));
+  for (uint32_t x = 0; x < w->n; x++)
+    halves[(uint64_t)(x & 1) * w->W + (x >> 6)] |= (uint64_t)1 << (x & 63);
+  for (uint32_t d = s / 3; d >= 1 && st == MG_OK; d /= 3) {
+    round_begin(w);
+    for (uint32_t v = 0; v < w->n && st == MG_OK; v += 3 * d) {
+      uint32_t t1 = mod(w, (int64_t)v + d), t2 = mod(w, (int64_t)v + 2 * d);
+      st = half_send(w, mod(w, (int64_t)v + 3 * d), t1, -2 * (int32_t)d, half_of(w, halves, t1, s), tmp, err);
+      if (st == MG_OK) st = half_send(w, v, t2, 2 * (int32_t)d, half_of(w, halves, t2, s), tmp, err);
     }
+    if (st == MG_OK) st = fill_idle(w, tmp, err);
+    if (st == MG_OK) st = round_end(w, err);
+  }
+  if (st != MG_OK) return st;
+  /* neighbours: the lower part of what v lacks from v - 1, the rest from
+   * v + 1 (each holds all of it) */
+  round_begin(w);
+  uint64_t *rest = halves; /* the halves are done with */
+  for (uint32_t v = 0; v < w->n && st == MG_OK; v++) {
+    if (v % s == 0) continue;
+    uint32_t l = mod(w, (int64_t)v - 1), r = mod(w, (int64_t)v + 1);
+    const uint64_t *kv = row(w, w->K, v), *kl = row(w, w->K, l), *kr = row(w, w->K, r);
+    for (uint32_t i = 0; i < w->W; i++)
+      rest[i] = w->all[i] & ~kv[i];
+    uint64_t need = count(w, rest);
+    if (!need) continue;
+    for (uint32_t i = 0; i < w->W; i++)
+      tmp[i] = rest[i] & kl[i];
+    cap(w, tmp, (need + 1) / 2);
+    for (uint32_t i = 0; i < w->W; i++)
+      rest[i] &= ~tmp[i] & kr[i];
+    uint64_t cl = count(w, tmp), cr = count(w, rest);
+    if (cl > w->L) w->L = cl;
+    if (cr > w->L) w->L = cr;
+    take(w, l, 1);
+    take(w, r, -1);
+    if (cl) st = send(w, l, v, 1, tmp, err);
+    if (st == MG_OK && cr) st = send(w, r, v, -1, rest, err);
+  }
+  if (st == MG_OK) st = fill_idle(w, tmp, err);
   return st == MG_OK ? round_end(w, err) : st;
 }
 
@@ -384,13 +476,14 @@ static int opt_at(const char *plan, int i) {
   return plan[i] - '0';
 }
 
-/* The whole schedule for gather depth h and plan; w->cost is its price. */
-static mg_status wv_walk(const mg_problem_spec *pb, uint32_t h, const char *plan, mg_emit *e, double *cost,
+/* The whole schedule for gather depth h, spread (halves or thirds) and
+ * plan; w->cost is its price. */
+static mg_status wv_walk(const mg_problem_spec *pb, uint32_t h, int halves, const char *plan, mg_emit *e, double *cost,
                          mg_err *err) {
   wv w;
   mg_status st = wv_init(&w, pb, e, err);
   if (st != MG_OK) return st;
-  uint64_t *need = malloc(2 * w.W * sizeof(uint64_t));
+  uint64_t *need = malloc(4 * (size_t)w.W * sizeof(uint64_t));
   if (!need) {
     wv_free(&w);
     return mg_fail(err, MG_ERR_NOMEM, "weave: out of memory");
@@ -407,6 +500,7 @@ static mg_status wv_walk(const mg_problem_spec *pb, uint32_t h, const char *plan
     if (done || st != MG_OK) break;
     st = spaced_round(&w, sp, tmp, err);
   }
+  if (halves && st == MG_OK) st = halves_spread(&w, sp, tmp + w.W, tmp, err);
   for (int i = 0; st == MG_OK; i++) {
     int done = 1;
     for (uint32_t v = 0; v < w.n && done; v++)
@@ -438,28 +532,47 @@ static mg_status best_plan(const mg_problem_spec *pb, uint32_t h, char *plan, do
           p[j] = (char)('0' + rest);
         p[nd] = 0;
         double c;
-        mg_status st = wv_walk(pb, h, p, NULL, &c, err);
+        mg_status st = wv_walk(pb, h, 0, p, NULL, &c, err);
         if (st != MG_OK) return st;
         if (pc < 0 || c < pc) pc = c, pick = o;
       }
     plan[i] = (char)('0' + pick);
   }
   plan[nd] = 0;
-  mg_status st = wv_walk(pb, h, plan, NULL, &best, err);
+  mg_status st = wv_walk(pb, h, 0, plan, NULL, &best, err);
   if (cost) *cost = best;
   return st;
 }
 
 typedef struct wv_cfg {
   uint32_t h;
+  int halves;
   char plan[16];
 } wv_cfg;
 
+enum { WV_AUTO, WV_THIRDS, WV_HALVES };
+
+/* The spread asked for, and that a plan goes with thirds only. */
+static mg_status wv_spread(const mg_params *ps, int *mode, mg_err *err) {
+  const char *sp = ps ? mg_params_get(ps, "spread") : NULL, *pl = ps ? mg_params_get(ps, "plan") : NULL;
+  *mode = WV_AUTO;
+  if (sp && !strcmp(sp, "thirds"))
+    *mode = WV_THIRDS;
+  else if (sp && !strcmp(sp, "halves"))
+    *mode = WV_HALVES;
+  else if (sp && strcmp(sp, "auto"))
+    return mg_fail(err, MG_ERR_INVALID, "weave: spread is thirds, halves or auto, not '%s'", sp);
+  if (*mode == WV_HALVES && pl && strcmp(pl, "auto"))
+    return mg_fail(err, MG_ERR_INVALID, "weave: a plan goes with spread=thirds, not halves");
+  return MG_OK;
+}
+
 static mg_status wv_params(const mg_problem_spec *pb, const mg_params *ps, wv_cfg *c, mg_err *err) {
-  int k;
+  int k, mode;
   mg_status st;
   memset(c, 0, sizeof *c);
   mg_is_pow(pb->topo.n[0], 3, &k);
+  if ((st = wv_spread(ps, &mode, err)) != MG_OK) return st;
   const char *hs = ps ? mg_params_get(ps, "h") : NULL, *pl = ps ? mg_params_get(ps, "plan") : NULL;
   int64_t h;
   if ((st = mg_param_int(ps, "h", k, 1, k, &h, err)) != MG_OK) return st;
@@ -472,21 +585,36 @@ static mg_status wv_params(const mg_problem_spec *pb, const mg_params *ps, wv_cf
       if (pl[i] < '0' || pl[i] > '3')
         return mg_fail(err, MG_ERR_INVALID, "weave: plan takes the digits 0 to 3, not '%s'", pl);
     memcpy(c->plan, pl, len + 1);
+    if (mode == WV_AUTO) mode = WV_THIRDS; /* a plan is for thirds */
   }
   int auto_h = !hs || !strcmp(hs, "auto"), auto_plan = !pl || !strcmp(pl, "auto");
-  if (!auto_h && !auto_plan) {
+  int64_t h0 = auto_h ? 1 : h, h1 = auto_h ? k : h;
+  if (mode == WV_HALVES && !auto_h) {
+    c->h = (uint32_t)h, c->halves = 1;
+    return MG_OK;
+  }
+  if (mode == WV_THIRDS && !auto_h && !auto_plan) {
     c->h = (uint32_t)h;
     return MG_OK;
   }
-  /* auto: h (when not given) by the planned cost with the plan given, or
+  /* thirds: h (when not given) by the planned cost with the plan given, or
    * with every round's digit 3; then the plan (when not given) for that h */
   double best = -1;
-  for (int64_t hh = auto_h ? 1 : h; hh <= (auto_h ? k : h); hh++) {
-    double cst;
-    if ((st = wv_walk(pb, (uint32_t)hh, auto_plan ? "" : c->plan, NULL, &cst, err)) != MG_OK) return st;
-    if (best < 0 || cst < best) best = cst, c->h = (uint32_t)hh;
+  if (mode != WV_HALVES) {
+    for (int64_t hh = h0; hh <= h1; hh++) {
+      double cst;
+      if ((st = wv_walk(pb, (uint32_t)hh, 0, auto_plan ? "" : c->plan, NULL, &cst, err)) != MG_OK) return st;
+      if (best < 0 || cst < best) best = cst, c->h = (uint32_t)hh;
+    }
+    if (auto_plan && (st = best_plan(pb, c->h, c->plan, &best, err)) != MG_OK) return st;
   }
-  if (auto_plan) return best_plan(pb, c->h, c->plan, NULL, err);
+  /* halves: every h, against the thirds' best */
+  if (mode != WV_THIRDS)
+    for (int64_t hh = h0; hh <= h1; hh++) {
+      double cst;
+      if ((st = wv_walk(pb, (uint32_t)hh, 1, "", NULL, &cst, err)) != MG_OK) return st;
+      if (best < 0 || cst < best) best = cst, c->h = (uint32_t)hh, c->halves = 1, c->plan[0] = 0;
+    }
   return MG_OK;
 }
 
@@ -497,8 +625,9 @@ static mg_status wv_check(const mg_problem_spec *pb, const mg_params *ps, mg_err
   if (!pb->topo.wrap[0]) return mg_fail(err, MG_ERR_UNSUPPORTED, "weave needs a ring (its gather wraps round)");
   if (n < 3 || n > WV_MAX_N || !mg_is_pow(n, 3, NULL))
     return mg_fail(err, MG_ERR_UNSUPPORTED, "weave needs a ring of 3^k nodes, 3 to %u (ring:%u)", WV_MAX_N, n);
-  int k;
+  int k, mode;
   mg_is_pow(n, 3, &k);
+  if ((st = wv_spread(ps, &mode, err)) != MG_OK) return st;
   int64_t h;
   if ((st = mg_param_int(ps, "h", k, 1, k, &h, err)) != MG_OK) return st;
   const char *pl = ps ? mg_params_get(ps, "plan") : NULL;
@@ -520,21 +649,20 @@ static mg_status wv_generate(const mg_problem_spec *pb, const mg_params *ps, mg_
   memset(&e, 0, sizeof e);
   mg_status st = wv_params(pb, ps, &c, err);
   if (st != MG_OK) return st;
-  int k;
-  mg_is_pow(pb->topo.n[0], 3, &k);
   uint32_t s = 1;
   for (uint32_t i = 1; i < c.h; i++)
     s *= 3;
   int64_t circ = (int64_t)((pb->topo.n[0] - 3 * s) + 2 * s - 1) / (2 * s);
-  MG_CHECK(mg_emit_begin(&e, sink, pb, "weave", ps, 1, 0, (int64_t)c.h + circ + c.h - 1, err));
-  MG_CHECK(wv_walk(pb, c.h, c.plan, &e, NULL, err));
+  int64_t spread = (int64_t)c.h - 1 + (c.halves && s >= 3);
+  MG_CHECK(mg_emit_begin(&e, sink, pb, "weave", ps, 1, 0, (int64_t)c.h + circ + spread, err));
+  MG_CHECK(wv_walk(pb, c.h, c.halves, c.plan, &e, NULL, err));
   MG_CHECK(mg_emit_end(&e, err));
 out:
   mg_emit_free(&e);
   return st;
 }
 
-/* tune: every h with its plan. */
+/* tune: every h with the thirds' plan, and every h with halves. */
 static mg_status wv_candidates(const mg_problem_spec *pb, mg_status (*visit)(void *arg, const mg_params *ps), void *arg,
                                mg_err *err) {
   int k;
@@ -546,7 +674,14 @@ static mg_status wv_candidates(const mg_problem_spec *pb, mg_status (*visit)(voi
     memset(&ps, 0, sizeof ps);
     mg_status st = best_plan(pb, (uint32_t)h, plan, &c, err);
     if (st == MG_OK) st = mg_params_set_int(&ps, "h", h, err);
+    if (st == MG_OK) st = mg_params_set(&ps, "spread", "thirds", err);
     if (st == MG_OK && plan[0]) st = mg_params_set(&ps, "plan", plan, err);
+    if (st == MG_OK) st = visit(arg, &ps);
+    if (st != MG_OK) return st;
+    if (h < 2) continue; /* no gaps: the same schedule */
+    memset(&ps, 0, sizeof ps);
+    st = mg_params_set_int(&ps, "h", h, err);
+    if (st == MG_OK) st = mg_params_set(&ps, "spread", "halves", err);
     if (st == MG_OK) st = visit(arg, &ps);
     if (st != MG_OK) return st;
   }
@@ -555,8 +690,12 @@ static mg_status wv_candidates(const mg_problem_spec *pb, mg_status (*visit)(voi
 
 static const mg_param_desc wv_params_desc[] = {
     {"h", "auto", "gather depth 1..k (ring of 3^k); auto: the least planned cost under the model"},
+    {"spread", "auto",
+     "thirds (two new full nodes per gap a round, nearly n items each) or halves (neighbours take opposite halves "
+     "by thirds, then swap them: one round more, about half the items); auto: the least planned cost"},
     {"plan", "auto",
-     "one digit 0-3 per spread round: bit 0 splits a new node's need over both in-arcs, bit 1 sends ahead to the next "
+     "spread=thirds: one digit 0-3 per spread round: bit 0 splits a new node's need over both in-arcs, bit 1 sends "
+     "ahead to the next "
      "round's new nodes; auto: chosen round by round"},
     {NULL, NULL, NULL},
 };
