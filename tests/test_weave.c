@@ -70,7 +70,7 @@ static void rounds_and_items(void **state) {
     for (int h = 1; h <= k; h++)
       for (int j = 0; j < 6; j++) {
         int halves = j == 5;
-        if (!halves && (int)strlen(plans[j]) > h - 1) continue;
+        if (halves ? h < 2 : (int)strlen(plans[j]) > h - 1) continue;
         char spec[64];
         if (halves)
           snprintf(spec, sizeof spec, "weave:h=%d,spread=halves", h);
@@ -83,7 +83,7 @@ static void rounds_and_items(void **state) {
         for (int t = 1; t < h; t++)
           s *= 3;
         int64_t circ = (int64_t)((ns[i] - 3 * s + 2 * s - 1) / (2 * s));
-        int64_t spread = h - 1 + (halves && h >= 2);
+        int64_t spread = h - 1 + halves;
         if (rep.rounds != h + circ + spread)
           fail_msg("%s on ring:%u: %lld rounds, recount %lld", spec, ns[i], (long long)rep.rounds,
                    (long long)(h + circ + spread));
@@ -177,9 +177,14 @@ static void refusals(void **state) {
   mg_err err = {{0}};
   assert_int_equal(mg_algo_check(a, &pb, NULL, &err), MG_ERR_UNSUPPORTED);
   pb = th_paper(MG_GOSSIP, "ring:27", 10);
-  const char *bad[6] = {"weave:h=4",        "weave:h=0",           "weave:h=3,plan=012",
-                        "weave:h=3,plan=4", "weave:spread=fifths", "weave:h=3,spread=halves,plan=1"};
-  for (int i = 0; i < 6; i++) {
+  const char *bad[7] = {"weave:h=4",
+                        "weave:h=0",
+                        "weave:h=3,plan=012",
+                        "weave:h=3,plan=4",
+                        "weave:spread=fifths",
+                        "weave:h=3,spread=halves,plan=1",
+                        "weave:h=1,spread=halves"};
+  for (int i = 0; i < 7; i++) {
     mg_params ps;
     const mg_algo *w;
     assert_int_equal(mg_algo_lookup(bad[i], &w, &ps, &err), MG_OK);
@@ -187,6 +192,14 @@ static void refusals(void **state) {
     if (st != MG_ERR_INVALID) fail_msg("%s: status %d", bad[i], st);
     assert_null(strchr(err.msg, '\n'));
   }
+  /* ring:3 has no gaps to halve */
+  pb = th_paper(MG_GOSSIP, "ring:3", 10);
+  mg_params ps;
+  const mg_algo *w;
+  assert_int_equal(mg_algo_lookup("weave:spread=halves", &w, &ps, &err), MG_OK);
+  assert_int_equal(mg_algo_check(w, &pb, &ps, &err), MG_ERR_UNSUPPORTED);
+  assert_int_equal(mg_algo_lookup("weave", &w, &ps, &err), MG_OK);
+  assert_int_equal(mg_algo_check(w, &pb, &ps, &err), MG_OK);
 }
 
 int main(void) {

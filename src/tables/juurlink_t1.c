@@ -177,7 +177,7 @@ static mg_status add_weave(mg_table *out, const mg_sim_opts *opts, int i, int j,
   mg_report_free(&best_rep);
   mg_report_free(&second_rep);
   snprintf(c.note, sizeof c.note, "ours; paper column: the least value printed in the column%s",
-           c.simulated > c.paper ? "; above it: docs/paper-notes.md" : "");
+           c.simulated > c.paper ? "; above it (another row holds the column): docs/paper-notes.md" : "");
   return mg_table_add(out, &c, err);
 }
 

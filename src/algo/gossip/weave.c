@@ -48,7 +48,7 @@
  *   plan's state decides the sizes.
  * Restrictions: rings with n = 3^k, 3 <= n <= 6561 (the plan search grows as
  *   n^2 log n: about 100 s at 6561); all-port.
- * Parameters: h (gather depth 1..k), spread (thirds or halves), plan
+ * Parameters: h (gather depth 1..k), spread (thirds, or halves: h >= 2), plan
  *   (thirds only: digits 0-3, one per spread round, missing ones 3; auto:
  *   chosen round by round, each digit the best with the rest held at one
  *   value, over the four values). auto: thirds with h by the planned cost
@@ -418,8 +418,8 @@ static mg_status half_send(wv *w, uint32_t u, uint32_t v, int32_t hops, const ui
   uint64_t any = 0;
   for (uint32_t i = 0; i < w->W; i++)
     any |= tmp[i] = ku[i] & h[i] & ~kv[i];
-  take(w, u, hops);
   if (!any) return MG_OK;
+  take(w, u, hops);
   uint64_t c = count(w, tmp);
   if (c > w->L) w->L = c;
   return send(w, u, v, hops, tmp, err);
@@ -462,10 +462,14 @@ static mg_status halves_spread(wv *w, uint32_t s, uint64_t *halves, uint64_t *tm
     uint64_t cl = count(w, tmp), cr = count(w, rest);
     if (cl > w->L) w->L = cl;
     if (cr > w->L) w->L = cr;
-    take(w, l, 1);
-    take(w, r, -1);
-    if (cl) st = send(w, l, v, 1, tmp, err);
-    if (st == MG_OK && cr) st = send(w, r, v, -1, rest, err);
+    if (cl) {
+      take(w, l, 1);
+      st = send(w, l, v, 1, tmp, err);
+    }
+    if (st == MG_OK && cr) {
+      take(w, r, -1);
+      st = send(w, r, v, -1, rest, err);
+    }
   }
   if (st == MG_OK) st = fill_idle(w, tmp, err);
   return st == MG_OK ? round_end(w, err) : st;
@@ -567,6 +571,16 @@ static mg_status wv_spread(const mg_params *ps, int *mode, mg_err *err) {
   return MG_OK;
 }
 
+/* Halves need gaps: h >= 2, so a ring of 9 or more. */
+static mg_status wv_halves_ok(int mode, const mg_params *ps, int64_t h, int k, mg_err *err) {
+  const char *hs = ps ? mg_params_get(ps, "h") : NULL;
+  if (mode != WV_HALVES) return MG_OK;
+  if (k < 2) return mg_fail(err, MG_ERR_UNSUPPORTED, "weave: spread=halves needs gaps, a ring of 9 or more nodes");
+  if (hs && strcmp(hs, "auto") && h < 2)
+    return mg_fail(err, MG_ERR_INVALID, "weave: spread=halves needs h >= 2 (h = 1 leaves no gaps)");
+  return MG_OK;
+}
+
 static mg_status wv_params(const mg_problem_spec *pb, const mg_params *ps, wv_cfg *c, mg_err *err) {
   int k, mode;
   mg_status st;
@@ -576,6 +590,7 @@ static mg_status wv_params(const mg_problem_spec *pb, const mg_params *ps, wv_cf
   const char *hs = ps ? mg_params_get(ps, "h") : NULL, *pl = ps ? mg_params_get(ps, "plan") : NULL;
   int64_t h;
   if ((st = mg_param_int(ps, "h", k, 1, k, &h, err)) != MG_OK) return st;
+  if ((st = wv_halves_ok(mode, ps, h, k, err)) != MG_OK) return st;
   if (pl && strcmp(pl, "auto")) {
     size_t len = strlen(pl);
     if (len > (size_t)(h > 1 ? h - 1 : 0) || len >= sizeof c->plan)
@@ -608,9 +623,9 @@ static mg_status wv_params(const mg_problem_spec *pb, const mg_params *ps, wv_cf
     }
     if (auto_plan && (st = best_plan(pb, c->h, c->plan, &best, err)) != MG_OK) return st;
   }
-  /* halves: every h, against the thirds' best */
+  /* halves: every h >= 2, against the thirds' best */
   if (mode != WV_THIRDS)
-    for (int64_t hh = h0; hh <= h1; hh++) {
+    for (int64_t hh = h0 > 2 ? h0 : 2; hh <= h1; hh++) {
       double cst;
       if ((st = wv_walk(pb, (uint32_t)hh, 1, "", NULL, &cst, err)) != MG_OK) return st;
       if (best < 0 || cst < best) best = cst, c->h = (uint32_t)hh, c->halves = 1, c->plan[0] = 0;
@@ -630,6 +645,7 @@ static mg_status wv_check(const mg_problem_spec *pb, const mg_params *ps, mg_err
   if ((st = wv_spread(ps, &mode, err)) != MG_OK) return st;
   int64_t h;
   if ((st = mg_param_int(ps, "h", k, 1, k, &h, err)) != MG_OK) return st;
+  if ((st = wv_halves_ok(mode, ps, h, k, err)) != MG_OK) return st;
   const char *pl = ps ? mg_params_get(ps, "plan") : NULL;
   if (pl && strcmp(pl, "auto")) {
     size_t len = strlen(pl);
@@ -703,7 +719,8 @@ static const mg_param_desc wv_params_desc[] = {
 const mg_algo mg_algo_weave = {
     .name = "weave",
     .problem = MG_GOSSIP,
-    .summary = "ring gossip: tripling gather, circulation, thirding spreads with every idle arc carrying ahead",
+    .summary = "ring gossip: tripling gather, circulation, then thirding spreads or halves (neighbours take opposite "
+               "halves, then swap), every idle arc carrying ahead",
     .paper = "ours, for Juurlink, Rao, Sibeyn 1996 Table 1 (after Approach 2 and CIRCGOS, section 4)",
     .restrictions = "rings of 3^k nodes, 3 <= n <= 6561; all-port",
     .rounding = "none: n = 3^k; messages are explicit item lists",
