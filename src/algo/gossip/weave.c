@@ -412,7 +412,8 @@ static const uint64_t *half_of(const wv *w, const uint64_t *halves, uint32_t v, 
   return halves + (uint64_t)((v % s) & 1) * w->W;
 }
 
-/* u sends v, over hops, what v lacks of the half h; the arcs are taken. */
+/* u sends v, over hops, what v lacks of the half h; the arcs are taken if
+ * it carries anything (else the fills may use them). */
 static mg_status half_send(wv *w, uint32_t u, uint32_t v, int32_t hops, const uint64_t *h, uint64_t *tmp, mg_err *err) {
   const uint64_t *ku = row(w, w->K, u), *kv = row(w, w->Knew, v);
   uint64_t any = 0;
