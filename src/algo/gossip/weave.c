@@ -1,11 +1,10 @@
 /*
  * weave — gossip on a ring of n = 3^k nodes by a tripling gather, a
  * circulation among its bridgeheads, and spreads (thirding, or halves)
- * that fill every idle arc with what the next round's receivers lack. Ours,
- * written against
- * Juurlink, Rao, Sibeyn 1996's Table 1 (rings, full-port wormhole,
- * t'_l units), whose printed CIRCGOS values Approach 2 and CIRCGOS as
- * described cannot reach (docs/paper-notes.md).
+ * that fill every idle arc with what the next round's receivers lack.
+ * Ours, written against Juurlink, Rao, Sibeyn 1996's Table 1 (rings,
+ * full-port wormhole, t'_l units), whose printed CIRCGOS values Approach 2
+ * and CIRCGOS as described cannot reach (docs/paper-notes.md).
  *
  * Gather (h rounds): in round t every node v = 0 (mod 3^(t-1)) gets from
  *   v - 3^(t-1) and v + 3^(t-1) what they know and it does not (3^(t-1)
@@ -39,8 +38,8 @@
  *   Messages are explicit item lists; what a node lacks is read from the
  *   plan's own state, so every message carries only new items.
  * Rounds: h + ceil((n - 3^h)/(2 * 3^(h-1))) + h - 1 (h = k: 2k - 1, as
- *   Approach 2); halves one more (h >= 2). Cost at h = k (t_d = 0, paper units): by the plan's
- *   messages, e.g. ring:27 1 + 3 + 9 + 18 + 18 units (plan 01): the
+ *   Approach 2); halves one more (h >= 2). Cost at h = k (t_d = 0, paper
+ *   units): by the plan's messages, e.g. ring:27 1 + 3 + 9 + 18 + 18 units (plan 01): the
  *   gather, then 4 -> 7, 13 -> 10 (18 items each: 7 already holds 3..11)
  *   with 7 -> 8, 10 -> 9, 10 -> 11, 11 -> 12, 7 -> 6, 6 -> 5 on the idle
  *   arcs; in the last round 5 gets 18 items from 4 and 5 from 6, as 12
@@ -237,14 +236,17 @@ static mg_status round_end(wv *w, mg_err *err) {
   return st;
 }
 
-/* u sends v what v lacks, less what v gets this round already (the two
- * sides of a circulation's last round meet). */
-static mg_status lack_send(wv *w, uint32_t u, uint32_t v, int32_t hops, uint64_t *tmp, mg_err *err) {
+/* u sends v what v lacks (of mask, when given), less what v gets this
+ * round already (the two sides of a circulation's last round meet); its
+ * arcs are taken if it carries anything (else the fills may use them). */
+static mg_status lack_send(wv *w, uint32_t u, uint32_t v, int32_t hops, const uint64_t *mask, uint64_t *tmp,
+                           mg_err *err) {
   const uint64_t *ku = row(w, w->K, u), *kv = row(w, w->Knew, v);
   uint64_t any = 0;
   for (uint32_t i = 0; i < w->W; i++)
-    any |= tmp[i] = ku[i] & ~kv[i];
+    any |= tmp[i] = ku[i] & ~kv[i] & (mask ? mask[i] : ~(uint64_t)0);
   if (!any) return MG_OK;
+  take(w, u, hops);
   uint64_t c = count(w, tmp);
   if (c > w->L) w->L = c;
   return send(w, u, v, hops, tmp, err);
@@ -256,8 +258,8 @@ static mg_status spaced_round(wv *w, uint32_t sp, uint64_t *tmp, mg_err *err) {
   mg_status st = MG_OK;
   round_begin(w);
   for (uint32_t v = 0; v < w->n && st == MG_OK; v += sp) {
-    st = lack_send(w, mod(w, (int64_t)v - sp), v, (int32_t)sp, tmp, err);
-    if (st == MG_OK) st = lack_send(w, mod(w, (int64_t)v + sp), v, -(int32_t)sp, tmp, err);
+    st = lack_send(w, mod(w, (int64_t)v - sp), v, (int32_t)sp, NULL, tmp, err);
+    if (st == MG_OK) st = lack_send(w, mod(w, (int64_t)v + sp), v, -(int32_t)sp, NULL, tmp, err);
   }
   return st == MG_OK ? round_end(w, err) : st;
 }
@@ -412,20 +414,6 @@ static const uint64_t *half_of(const wv *w, const uint64_t *halves, uint32_t v, 
   return halves + (uint64_t)((v % s) & 1) * w->W;
 }
 
-/* u sends v, over hops, what v lacks of the half h; the arcs are taken if
- * it carries anything (else the fills may use them). */
-static mg_status half_send(wv *w, uint32_t u, uint32_t v, int32_t hops, const uint64_t *h, uint64_t *tmp, mg_err *err) {
-  const uint64_t *ku = row(w, w->K, u), *kv = row(w, w->Knew, v);
-  uint64_t any = 0;
-  for (uint32_t i = 0; i < w->W; i++)
-    any |= tmp[i] = ku[i] & h[i] & ~kv[i];
-  if (!any) return MG_OK;
-  take(w, u, hops);
-  uint64_t c = count(w, tmp);
-  if (c > w->L) w->L = c;
-  return send(w, u, v, hops, tmp, err);
-}
-
 static mg_status halves_spread(wv *w, uint32_t s, uint64_t *halves, uint64_t *tmp, mg_err *err) {
   mg_status st = MG_OK;
   if (s < 3) return MG_OK;
@@ -436,8 +424,8 @@ static mg_status halves_spread(wv *w, uint32_t s, uint64_t *halves, uint64_t *tm
     round_begin(w);
     for (uint32_t v = 0; v < w->n && st == MG_OK; v += 3 * d) {
       uint32_t t1 = mod(w, (int64_t)v + d), t2 = mod(w, (int64_t)v + 2 * d);
-      st = half_send(w, mod(w, (int64_t)v + 3 * d), t1, -2 * (int32_t)d, half_of(w, halves, t1, s), tmp, err);
-      if (st == MG_OK) st = half_send(w, v, t2, 2 * (int32_t)d, half_of(w, halves, t2, s), tmp, err);
+      st = lack_send(w, mod(w, (int64_t)v + 3 * d), t1, -2 * (int32_t)d, half_of(w, halves, t1, s), tmp, err);
+      if (st == MG_OK) st = lack_send(w, v, t2, 2 * (int32_t)d, half_of(w, halves, t2, s), tmp, err);
     }
     if (st == MG_OK) st = fill_idle(w, tmp, err);
     if (st == MG_OK) st = round_end(w, err);
@@ -493,7 +481,7 @@ static mg_status wv_walk(const mg_problem_spec *pb, uint32_t h, int halves, cons
     wv_free(&w);
     return mg_fail(err, MG_ERR_NOMEM, "weave: out of memory");
   }
-  uint64_t *tmp = need + w.W;
+  uint64_t *tmp = need + w.W; /* then the halves' two rows */
   uint32_t sp = 1;
   for (uint32_t t = 1; t <= h && st == MG_OK; t++, sp *= 3)
     st = spaced_round(&w, sp, tmp, err);
@@ -670,7 +658,7 @@ static mg_status wv_generate(const mg_problem_spec *pb, const mg_params *ps, mg_
   for (uint32_t i = 1; i < c.h; i++)
     s *= 3;
   int64_t circ = (int64_t)((pb->topo.n[0] - 3 * s) + 2 * s - 1) / (2 * s);
-  int64_t spread = (int64_t)c.h - 1 + (c.halves && s >= 3);
+  int64_t spread = (int64_t)c.h - 1 + c.halves;
   MG_CHECK(mg_emit_begin(&e, sink, pb, "weave", ps, 1, 0, (int64_t)c.h + circ + spread, err));
   MG_CHECK(wv_walk(pb, c.h, c.halves, c.plan, &e, NULL, err));
   MG_CHECK(mg_emit_end(&e, err));
@@ -712,8 +700,7 @@ static const mg_param_desc wv_params_desc[] = {
      "by thirds, then swap them: one round more, about half the items); auto: the least planned cost"},
     {"plan", "auto",
      "spread=thirds: one digit 0-3 per spread round: bit 0 splits a new node's need over both in-arcs, bit 1 sends "
-     "ahead to the next "
-     "round's new nodes; auto: chosen round by round"},
+     "ahead to the next round's new nodes; auto: chosen round by round"},
     {NULL, NULL, NULL},
 };
 
