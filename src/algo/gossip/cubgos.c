@@ -379,8 +379,9 @@ static mg_status cg_closed(const mg_problem_spec *pb, const mg_params *ps, doubl
   return cg_price((void *)pb, ps, cost, err);
 }
 
-/* tune: a, b dividing s, x in [floor(b/2), b + b/4], ranked by the recount
- * on the torus; the best few simulated. */
+/* tune: a, uniform b dividing s with x in [floor(b/2), b + b/4], and per a
+ * the best b_j, x_j round by round (mg_dg_candidates), ranked by the
+ * recount on the torus; the best few simulated. */
 
 static mg_status cg_candidates(const mg_problem_spec *pb, mg_status (*visit)(void *arg, const mg_params *ps), void *arg,
                                mg_err *err) {

@@ -138,13 +138,123 @@ double mg_dg_conc_step(const mg_dg_plan *p, uint32_t t, const mg_model *m, doubl
   return worst;
 }
 
+/* The kept candidates, cheapest first (earlier ones first among equals). */
+typedef struct dg_keep {
+  int keep, n;
+  mg_params ps[MG_DG_MAX_KEEP];
+  double c[MG_DG_MAX_KEEP];
+} dg_keep;
+
+static void keep_add(dg_keep *k, const mg_params *ps, double c) {
+  for (int i = 0; i < k->n; i++)
+    if (k->c[i] == c && !memcmp(&k->ps[i], ps, sizeof *ps)) return; /* the same set twice */
+  int pos = k->n;
+  while (pos > 0 && k->c[pos - 1] > c)
+    pos--;
+  if (pos >= k->keep) return;
+  if (k->n < k->keep) k->n++;
+  memmove(&k->ps[pos + 1], &k->ps[pos], (size_t)(k->n - 1 - pos) * sizeof k->ps[0]);
+  memmove(&k->c[pos + 1], &k->c[pos], (size_t)(k->n - 1 - pos) * sizeof k->c[0]);
+  k->ps[pos] = *ps;
+  k->c[pos] = c;
+}
+
+/* "3/9/3" (one value when all are equal: the same plan, as the user would
+ * write it); MG_ERR_INVALID if the list does not fit a parameter value. */
+static mg_status set_list(mg_params *ps, const char *name, const uint32_t *v, int t) {
+  char buf[sizeof ps->p[0].value];
+  int all = 1;
+  size_t len = 0;
+  for (int j = 1; j < t; j++)
+    all &= v[j] == v[0];
+  for (int j = 0; j < (all ? 1 : t); j++) {
+    int w = snprintf(buf + len, sizeof buf - len, j ? "/%u" : "%u", v[j]);
+    if (w < 0 || (size_t)w >= sizeof buf - len) return MG_ERR_INVALID;
+    len += (size_t)w;
+  }
+  return mg_params_set(ps, name, buf, NULL);
+}
+
+/* Prices a, b_0..b_{t-1}, x_0..x_{t-1}; MG_OK and *c, or not a candidate. */
+static mg_status price_lists(mg_dg_price_fn price, void *parg, uint32_t a, const uint32_t *b, const uint32_t *x, int t,
+                             mg_params *ps, double *c) {
+  memset(ps, 0, sizeof *ps);
+  mg_status st = mg_params_set_int(ps, "a", a, NULL);
+  if (st == MG_OK && t > 0) st = set_list(ps, "b", b, t);
+  if (st == MG_OK && t > 0) st = set_list(ps, "x", x, t);
+  return st == MG_OK ? price(parg, ps, c, NULL) : st;
+}
+
+/* The best multiplying rounds for one a, round by round. The recount is a
+ * sum over rounds and a phase-4 round's steps depend on its own s_j, b_j and
+ * x_j only, so the best rounds from a spacing d down to 1 do not depend on
+ * how the schedule got to d: tail[d] is chosen once, for every divisor d of
+ * s in increasing order, among "b and x, then tail[d/b]", each priced as a
+ * whole schedule behind the same head (one round from s to d). The uniform
+ * b and x of the paper's TORGOS(a, b, x) are among the choices, so the
+ * result is never dearer than they are. */
+typedef struct dg_tail {
+  int t;
+  uint32_t b[MG_DG_MAX_ROUNDS], x[MG_DG_MAX_ROUNDS];
+} dg_tail;
+
+static mg_status best_rounds(uint32_t a, uint32_t s, mg_dg_price_fn price, void *parg, dg_keep *k, mg_err *err) {
+  size_t nd = 0;
+  for (uint32_t d = 1; d <= s; d++)
+    nd += s % d == 0;
+  uint32_t *div = mg_calloc(nd, sizeof *div);
+  dg_tail *tail = mg_calloc(nd, sizeof *tail);
+  if (!div || !tail) {
+    free(div);
+    free(tail);
+    return mg_fail(err, MG_ERR_NOMEM, "out of memory");
+  }
+  nd = 0;
+  for (uint32_t d = 1; d <= s; d++)
+    if (s % d == 0) div[nd++] = d;
+  for (size_t i = 1; i < nd; i++) {
+    uint32_t d = div[i], head = s / d;
+    int hh = head > 1; /* the head round, b = s/d, at its least x */
+    double bestc = INFINITY;
+    for (size_t q = 0; q < i; q++) {
+      uint32_t bj = d / div[q];
+      if (d % div[q] || bj < 2) continue;
+      const dg_tail *tl = &tail[q];
+      if (hh + 1 + tl->t > MG_DG_MAX_ROUNDS || tl->t < 0) continue;
+      uint32_t b[MG_DG_MAX_ROUNDS], x[MG_DG_MAX_ROUNDS];
+      b[0] = head, x[0] = head / 2;
+      memcpy(b + hh + 1, tl->b, (size_t)tl->t * sizeof b[0]);
+      memcpy(x + hh + 1, tl->x, (size_t)tl->t * sizeof x[0]);
+      b[hh] = bj;
+      for (uint32_t xj = bj / 2; xj <= bj + bj / 4; xj++) {
+        mg_params ps;
+        double c;
+        x[hh] = xj;
+        if (price_lists(price, parg, a, b, x, hh + 1 + tl->t, &ps, &c) != MG_OK || !(c < bestc)) continue;
+        bestc = c;
+        tail[i].t = 1 + tl->t;
+        tail[i].b[0] = bj, tail[i].x[0] = xj;
+        memcpy(tail[i].b + 1, tl->b, (size_t)tl->t * sizeof tl->b[0]);
+        memcpy(tail[i].x + 1, tl->x, (size_t)tl->t * sizeof tl->x[0]);
+      }
+    }
+    if (bestc == INFINITY) tail[i].t = -1; /* no schedule goes from d to 1 */
+  }
+  if (tail[nd - 1].t > 0) {
+    mg_params ps;
+    double c;
+    if (price_lists(price, parg, a, tail[nd - 1].b, tail[nd - 1].x, tail[nd - 1].t, &ps, &c) == MG_OK)
+      keep_add(k, &ps, c);
+  }
+  free(div);
+  free(tail);
+  return MG_OK;
+}
+
 mg_status mg_dg_candidates(uint32_t n0, uint32_t n1, int keep, mg_dg_price_fn price, void *parg,
                            mg_status (*visit)(void *arg, const mg_params *ps), void *varg, const char *algo,
                            mg_err *err) {
-  mg_params best[MG_DG_MAX_KEEP];
-  double bestc[MG_DG_MAX_KEEP];
-  int nbest = 0;
-  if (keep > MG_DG_MAX_KEEP) keep = MG_DG_MAX_KEEP;
+  dg_keep k = {.keep = keep > MG_DG_MAX_KEEP ? MG_DG_MAX_KEEP : keep};
   for (uint32_t a = 1; a <= n0; a++) {
     if (n0 % a || (n1 && n1 % (n0 / a))) continue;
     uint32_t s = n0 / a;
@@ -160,23 +270,17 @@ mg_status mg_dg_candidates(uint32_t n0, uint32_t n1, int keep, mg_dg_price_fn pr
           mg_params_set_int(&ps, "b", b, NULL);
           mg_params_set_int(&ps, "x", x, NULL);
         }
-        if (price(parg, &ps, &c, NULL) != MG_OK) continue;
-        /* insert in cost order, earlier candidates first among equals */
-        int pos = nbest;
-        while (pos > 0 && bestc[pos - 1] > c)
-          pos--;
-        if (pos >= keep) continue;
-        if (nbest < keep) nbest++;
-        memmove(&best[pos + 1], &best[pos], (size_t)(nbest - 1 - pos) * sizeof best[0]);
-        memmove(&bestc[pos + 1], &bestc[pos], (size_t)(nbest - 1 - pos) * sizeof bestc[0]);
-        best[pos] = ps;
-        bestc[pos] = c;
+        if (price(parg, &ps, &c, NULL) == MG_OK) keep_add(&k, &ps, c);
       }
       if (s == 1) break;
     }
+    if (s > 1) {
+      mg_status st = best_rounds(a, s, price, parg, &k, err);
+      if (st != MG_OK) return st;
+    }
   }
-  for (int i = 0; i < nbest; i++) {
-    mg_status st = visit(varg, &best[i]);
+  for (int i = 0; i < k.n; i++) {
+    mg_status st = visit(varg, &k.ps[i]);
     if (st != MG_OK) return mg_fail(err, st, "tuning %s: %s", algo, mg_strerror(st));
   }
   return MG_OK;

@@ -40,10 +40,12 @@ mg_status mg_dg_parse_list(const char *v, const char *name, uint32_t *out, int *
 double mg_dg_conc_step(const mg_dg_plan *p, uint32_t t, const mg_model *m, double piece);
 
 /* The tuning search of torgos and cubgos: every a dividing n0 (and, if n1
- * is not 0, with n0/a dividing n1), every b dividing s = n0/a and every x
- * from floor(b/2) to b + b/4 (for s = 1 only a); price() recounts each
- * candidate's cost (an error: not a candidate); the `keep` cheapest are
- * visited in cost order. */
+ * is not 0, with n0/a dividing n1), every uniform b dividing s = n0/a with
+ * every x from floor(b/2) to b + b/4 (for s = 1 only a), and for each a the
+ * best rounds b_0/b_1/..., x_0/x_1/... chosen round by round (the recount
+ * is a sum over the multiplying rounds, each depending on its own spacing,
+ * b_j and x_j); price() recounts each candidate's cost (an error: not a
+ * candidate); the `keep` cheapest distinct sets are visited in cost order. */
 #define MG_DG_MAX_KEEP 8
 typedef mg_status (*mg_dg_price_fn)(void *arg, const mg_params *ps, double *cost, mg_err *err);
 mg_status mg_dg_candidates(uint32_t n0, uint32_t n1, int keep, mg_dg_price_fn price, void *parg,

@@ -373,9 +373,10 @@ static mg_status tg_closed(const mg_problem_spec *pb, const mg_params *ps, doubl
   return tg_price((void *)pb, ps, cost, err);
 }
 
-/* tune: every a with n0/a dividing n1, every b dividing s (and b = s), every
- * x from floor(b/2) to b + b/4; ranked by the recount on the torus (the
- * same for a mesh, whose extra rounds come on top), the best few
+/* tune: every a with n0/a dividing n1, every uniform b dividing s (and
+ * b = s) with every x from floor(b/2) to b + b/4, and per a the best b_j,
+ * x_j round by round (mg_dg_candidates); ranked by the recount on the torus
+ * (the same for a mesh, whose extra rounds come on top), the best few
  * simulated. */
 
 static mg_status tg_candidates(const mg_problem_spec *pb, mg_status (*visit)(void *arg, const mg_params *ps), void *arg,
