@@ -537,10 +537,12 @@ static mg_status best_plan(const mg_problem_spec *pb, uint32_t h, char *plan, do
   return st;
 }
 
+#define WV_PLAN_LEN 16 /* a plan's digits and its NUL (h - 1 <= 7 on 6561 nodes) */
+
 typedef struct wv_cfg {
   uint32_t h;
   int halves;
-  char plan[16];
+  char plan[WV_PLAN_LEN];
 } wv_cfg;
 
 enum { WV_AUTO, WV_THIRDS, WV_HALVES };
@@ -560,38 +562,43 @@ static mg_status wv_spread(const mg_params *ps, int *mode, mg_err *err) {
   return MG_OK;
 }
 
-/* Halves need gaps: h >= 2, so a ring of 9 or more. */
-static mg_status wv_halves_ok(int mode, const mg_params *ps, int64_t h, int k, mg_err *err) {
-  const char *hs = ps ? mg_params_get(ps, "h") : NULL;
-  if (mode != WV_HALVES) return MG_OK;
-  if (k < 2) return mg_fail(err, MG_ERR_UNSUPPORTED, "weave: spread=halves needs gaps, a ring of 9 or more nodes");
-  if (hs && strcmp(hs, "auto") && h < 2)
+/* The parameters as given, checked once for wv_check and wv_params: the
+ * spread, h (k = log3 n when not given or auto), halves only with gaps (h >=
+ * 2, so a ring of 9 or more), and a plan of at most h - 1 digits 0 to 3,
+ * copied to plan (empty when not given or auto; a plan means thirds). */
+static mg_status wv_given(const mg_params *ps, int k, int *mode, int64_t *h, char *plan, size_t plan_len, mg_err *err) {
+  mg_status st;
+  const char *hs = ps ? mg_params_get(ps, "h") : NULL, *pl = ps ? mg_params_get(ps, "plan") : NULL;
+  if ((st = wv_spread(ps, mode, err)) != MG_OK) return st;
+  if ((st = mg_param_int(ps, "h", k, 1, k, h, err)) != MG_OK) return st;
+  if (*mode == WV_HALVES && k < 2)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "weave: spread=halves needs gaps, a ring of 9 or more nodes");
+  if (*mode == WV_HALVES && hs && strcmp(hs, "auto") && *h < 2)
     return mg_fail(err, MG_ERR_INVALID, "weave: spread=halves needs h >= 2 (h = 1 leaves no gaps)");
+  plan[0] = 0;
+  if (pl && strcmp(pl, "auto")) {
+    size_t len = strlen(pl);
+    if (len > (size_t)(*h - 1) || len >= plan_len)
+      return mg_fail(err, MG_ERR_INVALID, "weave: plan '%s' has more digits than the %lld spread rounds", pl,
+                     (long long)(*h - 1));
+    for (size_t i = 0; i < len; i++)
+      if (pl[i] < '0' || pl[i] > '3')
+        return mg_fail(err, MG_ERR_INVALID, "weave: plan takes the digits 0 to 3, not '%s'", pl);
+    memcpy(plan, pl, len + 1);
+    if (*mode == WV_AUTO) *mode = WV_THIRDS;
+  }
   return MG_OK;
 }
 
 static mg_status wv_params(const mg_problem_spec *pb, const mg_params *ps, wv_cfg *c, mg_err *err) {
   int k, mode;
+  int64_t h;
   mg_status st;
   memset(c, 0, sizeof *c);
   mg_is_pow(pb->topo.n[0], 3, &k);
-  if ((st = wv_spread(ps, &mode, err)) != MG_OK) return st;
-  const char *hs = ps ? mg_params_get(ps, "h") : NULL, *pl = ps ? mg_params_get(ps, "plan") : NULL;
-  int64_t h;
-  if ((st = mg_param_int(ps, "h", k, 1, k, &h, err)) != MG_OK) return st;
-  if ((st = wv_halves_ok(mode, ps, h, k, err)) != MG_OK) return st;
-  if (pl && strcmp(pl, "auto")) {
-    size_t len = strlen(pl);
-    if (len > (size_t)(h > 1 ? h - 1 : 0) || len >= sizeof c->plan)
-      return mg_fail(err, MG_ERR_INVALID, "weave: plan '%s' has more digits than the %lld spread rounds", pl,
-                     (long long)(h > 1 ? h - 1 : 0));
-    for (size_t i = 0; i < len; i++)
-      if (pl[i] < '0' || pl[i] > '3')
-        return mg_fail(err, MG_ERR_INVALID, "weave: plan takes the digits 0 to 3, not '%s'", pl);
-    memcpy(c->plan, pl, len + 1);
-    if (mode == WV_AUTO) mode = WV_THIRDS; /* a plan is for thirds */
-  }
-  int auto_h = !hs || !strcmp(hs, "auto"), auto_plan = !pl || !strcmp(pl, "auto");
+  if ((st = wv_given(ps, k, &mode, &h, c->plan, sizeof c->plan, err)) != MG_OK) return st;
+  const char *hs = ps ? mg_params_get(ps, "h") : NULL;
+  int auto_h = !hs || !strcmp(hs, "auto"), auto_plan = !c->plan[0];
   int64_t h0 = auto_h ? 1 : h, h1 = auto_h ? k : h;
   if (mode == WV_HALVES && !auto_h) {
     c->h = (uint32_t)h, c->halves = 1;
@@ -607,7 +614,7 @@ static mg_status wv_params(const mg_problem_spec *pb, const mg_params *ps, wv_cf
   if (mode != WV_HALVES) {
     for (int64_t hh = h0; hh <= h1; hh++) {
       double cst;
-      if ((st = wv_walk(pb, (uint32_t)hh, 0, auto_plan ? "" : c->plan, NULL, &cst, err)) != MG_OK) return st;
+      if ((st = wv_walk(pb, (uint32_t)hh, 0, c->plan, NULL, &cst, err)) != MG_OK) return st;
       if (best < 0 || cst < best) best = cst, c->h = (uint32_t)hh;
     }
     if (auto_plan && (st = best_plan(pb, c->h, c->plan, &best, err)) != MG_OK) return st;
@@ -630,22 +637,10 @@ static mg_status wv_check(const mg_problem_spec *pb, const mg_params *ps, mg_err
   if (n < 3 || n > WV_MAX_N || !mg_is_pow(n, 3, NULL))
     return mg_fail(err, MG_ERR_UNSUPPORTED, "weave needs a ring of 3^k nodes, 3 to %u (ring:%u)", WV_MAX_N, n);
   int k, mode;
-  mg_is_pow(n, 3, &k);
-  if ((st = wv_spread(ps, &mode, err)) != MG_OK) return st;
   int64_t h;
-  if ((st = mg_param_int(ps, "h", k, 1, k, &h, err)) != MG_OK) return st;
-  if ((st = wv_halves_ok(mode, ps, h, k, err)) != MG_OK) return st;
-  const char *pl = ps ? mg_params_get(ps, "plan") : NULL;
-  if (pl && strcmp(pl, "auto")) {
-    size_t len = strlen(pl);
-    if (len > (size_t)(h - 1))
-      return mg_fail(err, MG_ERR_INVALID, "weave: plan '%s' has more digits than the %lld spread rounds", pl,
-                     (long long)(h - 1));
-    for (size_t i = 0; i < len; i++)
-      if (pl[i] < '0' || pl[i] > '3')
-        return mg_fail(err, MG_ERR_INVALID, "weave: plan takes the digits 0 to 3, not '%s'", pl);
-  }
-  return MG_OK;
+  char plan[WV_PLAN_LEN];
+  mg_is_pow(n, 3, &k);
+  return wv_given(ps, k, &mode, &h, plan, sizeof plan, err);
 }
 
 static mg_status wv_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {
