@@ -175,7 +175,8 @@ static mg_status set_list(mg_params *ps, const char *name, const uint32_t *v, in
   return mg_params_set(ps, name, buf, NULL);
 }
 
-/* Prices a, b_0..b_{t-1}, x_0..x_{t-1}; MG_OK and *c, or not a candidate. */
+/* Prices a, b_0..b_{t-1}, x_0..x_{t-1} (t = 0: a alone); MG_OK and *c, or
+ * not a candidate. */
 static mg_status price_lists(mg_dg_price_fn price, void *parg, uint32_t a, const uint32_t *b, const uint32_t *x, int t,
                              mg_params *ps, double *c) {
   memset(ps, 0, sizeof *ps);
@@ -212,10 +213,12 @@ static mg_status best_rounds(uint32_t a, uint32_t s, mg_dg_price_fn price, void 
   nd = 0;
   for (uint32_t d = 1; d <= s; d++)
     if (s % d == 0) div[nd++] = d;
+  mg_params best = {0}; /* tail[s] as a parameter set: hh = 0, priced whole */
+  double bestc = INFINITY;
   for (size_t i = 1; i < nd; i++) {
     uint32_t d = div[i], head = s / d;
     int hh = head > 1; /* the head round, b = s/d, at its least x */
-    double bestc = INFINITY;
+    bestc = INFINITY;
     for (size_t q = 0; q < i; q++) {
       uint32_t bj = d / div[q];
       if (d % div[q] || bj < 2) continue;
@@ -232,6 +235,7 @@ static mg_status best_rounds(uint32_t a, uint32_t s, mg_dg_price_fn price, void 
         x[hh] = xj;
         if (price_lists(price, parg, a, b, x, hh + 1 + tl->t, &ps, &c) != MG_OK || !(c < bestc)) continue;
         bestc = c;
+        best = ps;
         tail[i].t = 1 + tl->t;
         tail[i].b[0] = bj, tail[i].x[0] = xj;
         memcpy(tail[i].b + 1, tl->b, (size_t)tl->t * sizeof tl->b[0]);
@@ -240,12 +244,7 @@ static mg_status best_rounds(uint32_t a, uint32_t s, mg_dg_price_fn price, void 
     }
     if (bestc == INFINITY) tail[i].t = -1; /* no schedule goes from d to 1 */
   }
-  if (tail[nd - 1].t > 0) {
-    mg_params ps;
-    double c;
-    if (price_lists(price, parg, a, tail[nd - 1].b, tail[nd - 1].x, tail[nd - 1].t, &ps, &c) == MG_OK)
-      keep_add(k, &ps, c);
-  }
+  if (bestc < INFINITY) keep_add(k, &best, bestc); /* the loop ended with d = s */
   free(div);
   free(tail);
   return MG_OK;
@@ -264,13 +263,7 @@ mg_status mg_dg_candidates(uint32_t n0, uint32_t n1, int keep, mg_dg_price_fn pr
       for (uint32_t x = b / 2; x <= b + b / 4; x++) {
         mg_params ps;
         double c;
-        memset(&ps, 0, sizeof ps);
-        mg_params_set_int(&ps, "a", a, NULL);
-        if (s > 1) {
-          mg_params_set_int(&ps, "b", b, NULL);
-          mg_params_set_int(&ps, "x", x, NULL);
-        }
-        if (price(parg, &ps, &c, NULL) == MG_OK) keep_add(&k, &ps, c);
+        if (price_lists(price, parg, a, &b, &x, s > 1, &ps, &c) == MG_OK) keep_add(&k, &ps, c);
       }
       if (s == 1) break;
     }
