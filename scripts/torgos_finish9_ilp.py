@@ -14,8 +14,8 @@ chunks cannot make an infeasible case feasible). The objective is the sum of the
 messages, or 0 with --feasible.
 
 Results (CBC): 3 rounds with path lengths 4/2/1 or 3/1/1 by round: infeasible, proved in seconds;
-4/4/4: no answer in 25 minutes (--feasible). As a check, 4 rounds of 3/3/1/1 (TORGOS's own path
-lengths): optimal at 8 D, TORGOS's D + D + 3D + 3D. The fluid relaxation of 3 rounds (classes
+4/4/4: no answer in 25 minutes (--feasible; torgos_finish9_sat.py proves it infeasible in seconds).
+As a check, 4 rounds of 3/3/1/1 (TORGOS's own path lengths): optimal at 8 D, TORGOS's D + D + 3D + 3D. The fluid relaxation of 3 rounds (classes
 divisible, an arc's messages summing to at most the round's largest) needs 6.26 D.
 
 Not part of the build or the tests: it needs PuLP and CBC (Debian: python3-pulp coinor-cbc).

@@ -1,0 +1,179 @@
+#!/usr/bin/python3
+"""Is there a 3-round finish of TORGOS from spacing 9? The question of torgos_finish9_ilp.py, as a SAT problem.
+
+The model is torgos_finish9_ilp.py's (docs/paper-notes.md, Table 2 at 27 x 27): after TORGOS's phase 3
+(Juurlink, Rao, Sibeyn 1996 section 5.2) with s = 9, on the 9 x 9 period, point (c, c) holds the classes W_c
+and B_c; each round every arc carries at most one message, a message follows a straight path of at most H_i
+hops, is delivered at its end, and carries only classes its tail holds; after the last round every node holds
+all 18 classes. Whole classes suffice (a schedule of chunks, restricted to one chunk, is one of whole
+classes). By default the schedule is taken invariant under the shift (1, 1), classes shifted with it, as in
+the integer program; --full drops that symmetry (81 nodes instead of 9 orbits) and adds the counting bound
+that a class needs at least ceil(81/5) = 17 holders before the last round and 4 before the second (a node has
+4 in-arcs, so a round at most multiplies a class's holders by 5).
+
+The integer program's LP relaxation is weak here (CBC gave no answer in 25 minutes for 4/4/4); the CNF is
+small (about 8500 variables for 4/4/4) and CaDiCaL decides the shift-invariant cases (times on this project's
+2-core machine): 3/1/1 and 4/2/1 unsatisfiable in 0.3 s, 4/4/4 in 3 s, 5/5/5 in 30 s, 6/6/6 in 6.4 minutes;
+as a check, TORGOS's own 4 rounds 3/3/1/1 satisfiable in 0.3 s. Undecided after 40 minutes: 8/8/8 (every
+straight path of the period) and 4/4/4 --full. --bend adds the dimension-ordered paths that turn once
+(x, then y): 3/3/3 --bend unsatisfiable in 0.8 s, 4/4/4 --bend undecided after 15 minutes.
+
+Not part of the build or the tests: it needs CaDiCaL (Debian: cadical).
+Usage: torgos_finish9_sat.py H1/H2/H3 [--full] [--bend] [--print]
+"""
+import itertools
+import os
+import subprocess
+import sys
+import tempfile
+
+N = 9
+
+
+class Cnf:
+    def __init__(self):
+        self.nv = 0
+        self.clauses = []
+        self.true = self.var()
+        self.clauses.append([self.true])
+
+    def var(self):
+        self.nv += 1
+        return self.nv
+
+    def at_most(self, lits, k):
+        """Sinz's sequential counter: at most k of lits are true."""
+        n = len(lits)
+        if k >= n:
+            return
+        s = [[self.var() for _ in range(k)] for _ in range(n)]
+        for i in range(n):
+            self.clauses.append([-lits[i], s[i][0]])
+            if i > 0:
+                for j in range(k):
+                    self.clauses.append([-s[i - 1][j], s[i][j]])
+                for j in range(1, k):
+                    self.clauses.append([-lits[i], -s[i - 1][j - 1], s[i][j]])
+                self.clauses.append([-lits[i], -s[i - 1][k - 1]])
+
+    def solve(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as f:
+            f.write(f"p cnf {self.nv} {len(self.clauses)}\n")
+            for cl in self.clauses:
+                f.write(" ".join(map(str, cl)) + " 0\n")
+        try:
+            out = subprocess.run(["cadical", "-q", f.name], capture_output=True, text=True).stdout
+        finally:
+            os.unlink(f.name)
+        status = next((l[2:] for l in out.splitlines() if l.startswith("s ")), "UNKNOWN")
+        model = {int(t) for l in out.splitlines() if l.startswith("v ") for t in l.split()[1:] if int(t) > 0}
+        return status, model
+
+
+def build(hmax, full, bend):
+    """Nodes are the 81 points of the period (--full) or the 9 orbits (d, 0) of the shift (1, 1)."""
+    R = len(hmax)
+    f = Cnf()
+    T = f.true
+    classes = [(w, c) for w in "WB" for c in range(N)]
+    nodes = [(a, b) for a in range(N) for b in range(N)] if full else [(d, 0) for d in range(N)]
+
+    def place(u, v):
+        """(u, v) as (node, shift of its classes): itself, or its orbit's representative and the shift."""
+        if full:
+            return (u % N, v % N), 0
+        return ((u - v) % N, 0), v % N
+
+    H = max(hmax)
+    # a path is its tail and its offset (dx, dy); routed x first, then y, as a dimension-ordered wormhole
+    # router does; straight ones only unless bend
+    paths = [
+        (n, dx, dy)
+        for n in nodes
+        for dx in range(-H, H + 1)
+        for dy in range(-H, H + 1)
+        if 0 < abs(dx) + abs(dy) <= H and (bend or dx == 0 or dy == 0)
+    ]
+
+    def hops(p):
+        return abs(p[1]) + abs(p[2])
+
+    def arcs(p):
+        (a, b), dx, dy = p
+        sx, sy = (1 if dx > 0 else -1), (1 if dy > 0 else -1)
+        return [(place(a + sx * t, b)[0], "x" + str(sx)) for t in range(abs(dx))] + [
+            (place(a + dx, b + sy * t)[0], "y" + str(sy)) for t in range(abs(dy))
+        ]
+
+    def end(p):
+        (a, b), dx, dy = p
+        return place(a + dx, b + dy)
+
+    use, x, h = {}, {}, {}
+    for i in range(R):
+        for p in paths:
+            if hops(p) <= hmax[i]:
+                use[i, p] = f.var()
+                for q in classes:
+                    x[i, p, q] = f.var()
+    for i in range(R + 1):
+        for n in nodes:
+            for q in classes:
+                if i == 0:
+                    h[i, n, q] = T if n == ((q[1], q[1]) if full else (0, 0)) and (full or q[1] == 0) else -T
+                elif i == R:
+                    h[i, n, q] = T
+                else:
+                    h[i, n, q] = f.var()
+    on_arc, into = {}, {}
+    for p in paths:
+        for a in arcs(p):
+            on_arc.setdefault(a, []).append(p)
+        n, s = end(p)
+        into.setdefault(n, []).append((p, s))
+    for i in range(R):
+        for ps in on_arc.values():
+            for a, b in itertools.combinations([use[i, p] for p in ps if (i, p) in use], 2):
+                f.clauses.append([-a, -b])
+        for p in paths:
+            if (i, p) not in use:
+                continue
+            for q in classes:
+                f.clauses.append([-x[i, p, q], use[i, p]])
+                held = h[i, p[0], q]
+                if held != T:
+                    f.clauses.append([-x[i, p, q]] + ([] if held == -T else [held]))
+        for n in nodes:
+            for w, c in classes:
+                after, before = h[i + 1, n, (w, c)], h[i, n, (w, c)]
+                if before == T:
+                    continue
+                # a message ending shifted by s brings the sender's class c + s as this node's class c
+                cl = ([] if after == T else [-after]) + ([] if before == -T else [before])
+                cl += [x[i, p, (w, (c + s) % N)] for p, s in into[n] if (i, p) in use]
+                f.clauses.append(cl)
+    if full and R == 3:
+        for q in classes:
+            f.at_most([-h[1, n, q] for n in nodes], len(nodes) - 4)
+            f.at_most([-h[2, n, q] for n in nodes], len(nodes) - 17)
+    return f, use, x, paths, classes
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    hmax = [int(t) for t in args[0].split("/")]
+    f, use, x, paths, classes = build(hmax, "--full" in sys.argv, "--bend" in sys.argv)
+    status, model = f.solve()
+    shape = (" (no symmetry)" if "--full" in sys.argv else "") + (" (bent paths)" if "--bend" in sys.argv else "")
+    print(f"path lengths {args[0]}{shape}: {status}")
+    if "--print" in sys.argv and status == "SATISFIABLE":
+        for i in range(len(hmax)):
+            for p in paths:
+                if (i, p) in use and use[i, p] in model:
+                    qs = "".join(f"{w}{c}" for w, c in classes if x[i, p, (w, c)] in model)
+                    if qs:
+                        print(f"round {i + 1}: from {p[0]} by ({p[1]}, {p[2]}): {qs}")
+
+
+if __name__ == "__main__":
+    main()
