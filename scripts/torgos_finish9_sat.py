@@ -120,7 +120,8 @@ def build(hmax, full, bend):
         for n in nodes:
             for q in classes:
                 if i == 0:
-                    h[i, n, q] = T if n == ((q[1], q[1]) if full else (0, 0)) and (full or q[1] == 0) else -T
+                    # point (c, c) holds W_c and B_c: under the shift, orbit (0, 0) holds W_0 and B_0
+                    h[i, n, q] = T if n == place(q[1], q[1])[0] and (full or q[1] == 0) else -T
                 elif i == R:
                     h[i, n, q] = T
                 else:
