@@ -11,6 +11,22 @@ static double term(const mg_bound *b, const char *name) {
   return -1;
 }
 
+/* Every registered algorithm of the problem that runs and verifies costs
+ * at least the bound. */
+static void none_below(const mg_problem_spec *pb, const mg_bound *b, const char *model) {
+  for (size_t i = 0; i < mg_algo_count(); i++) {
+    const mg_algo *a = mg_algo_at(i);
+    mg_report rep;
+    mg_err err = {{0}};
+    if (a->problem != pb->problem || mg_run(a, pb, NULL, NULL, &rep, &err) != MG_OK) continue;
+    char topo[64];
+    if (rep.verified && rep.cost < b->lower_bound * (1 - 1e-12))
+      fail_msg("%s on %s under %s at %g B: %g below the bound %g", a->name,
+               mg_topo_format(&pb->topo, topo, sizeof topo), model, pb->bytes, rep.cost, b->lower_bound);
+    mg_report_free(&rep);
+  }
+}
+
 static void gossip_terms(void **state) {
   (void)state;
   mg_bound b;
@@ -118,16 +134,7 @@ static void overhead_bandwidth_term(void **state) {
                  clocks[c]);
         pb = th_problem(MG_GOSSIP, shapes[s], spec, sizes[z]);
         assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
-        for (size_t i = 0; i < mg_algo_count(); i++) {
-          const mg_algo *a = mg_algo_at(i);
-          mg_report rep;
-          mg_err err = {{0}};
-          if (a->problem != MG_GOSSIP || mg_run(a, &pb, NULL, NULL, &rep, &err) != MG_OK) continue;
-          if (rep.verified && rep.cost < b.lower_bound * (1 - 1e-12))
-            fail_msg("%s on %s%s at %g B: %g below the bound %g", a->name, shapes[s], clocks[c], sizes[z], rep.cost,
-                     b.lower_bound);
-          mg_report_free(&rep);
-        }
+        none_below(&pb, &b, spec);
       }
 }
 
@@ -150,12 +157,67 @@ static void exchange_terms(void **state) {
   assert_float_equal(term(&b, "bisection"), 6.0 / 2, 0);
 }
 
+/* Binomial trees (exchange, N = 2^s): with at most s sends a node every
+ * source's data spreads along a binomial tree and the path of slots
+ * 1 .. s waits for each message before it. By hand on torus:8x8 with a
+ * linear wire (tl = 1 ns, 1000-B blocks, o = 1 ms): if slot 1 is not a
+ * permutation, the path carries 32, then 48, 32, 20, 12, 7 blocks (151),
+ * less than six permutations' 6 x 32 = 192; seven sends cost 7 ms. */
+static void binomial_tree_term(void **state) {
+  (void)state;
+  mg_bound b;
+  mg_problem_spec pb = th_problem(MG_EXCHANGE, "torus:8x8", "ts=0,tl=1e-9,o=1e-3", 1000);
+  assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
+  assert_float_equal(term(&b, "overheads, binomial trees"), 6e-3 + 151 * 1000 * 1e-9, 1e-15);
+  assert_float_equal(b.lower_bound, 6e-3 + 151e-6, 1e-15);
+  /* ring:4 (s = 2): 2 o + two messages of 2 blocks (3 + 2 if slot 1 is
+   * not a permutation); with o = 1, 3 o is less */
+  pb = th_problem(MG_EXCHANGE, "ring:4", "ts=0,tl=1,o=100", 10);
+  mg_lower_bound(&pb, &b, NULL);
+  assert_float_equal(term(&b, "overheads, binomial trees"), 200 + 40, 1e-12);
+  pb = th_problem(MG_EXCHANGE, "ring:4", "ts=0,tl=1,o=1", 10);
+  mg_lower_bound(&pb, &b, NULL);
+  assert_float_equal(term(&b, "overheads, binomial trees"), 3, 1e-12);
+  /* the Paragon model at 256 B a block on 64 ranks: six messages of 32
+   * blocks (8 KiB, at its 1.149 factor) take 6 o + 6 ts + 260 us, more than
+   * 7 o: 1.750 ms on any topology; ts and or as in the model */
+  const char *paragon = "contention=fair,ts=1e-8,tl=6.08608e-9,o=2.5e-4,ack=0.0503,"
+                        "bwf=0:0.910239;242:0.33828;1411:0.634982;3469:0.817537;5761:1.14853;9361:0.623613;"
+                        "15409:0.741161;65457:1";
+  pb = th_problem(MG_EXCHANGE, "torus:4x4x4", paragon, 256);
+  mg_lower_bound(&pb, &b, NULL);
+  assert_float_equal(term(&b, "overheads, binomial trees"), 7 * 2.5e-4 + 1e-8, 1e-15);
+  /* N not a power of two: no term */
+  pb = th_problem(MG_EXCHANGE, "torus:9x9", paragon, 256);
+  mg_lower_bound(&pb, &b, NULL);
+  for (int i = 0; i < b.n; i++)
+    assert_string_not_equal(b.term[i].name, "overheads, binomial trees");
+  /* no registered exchange schedule beats it: three shapes, three clocks,
+   * shared and fair arcs, bandwidth factors above and below 1 */
+  const char *shapes[] = {"torus:4x4", "ring:8", "torus:2x2x4"};
+  const char *clocks[] = {"", ",timing=ranks", ",timing=async"};
+  const char *arcs[] = {"contention=fair", "contention=shared"};
+  const double sizes[] = {64, 256, 4096};
+  for (int s = 0; s < 3; s++)
+    for (int c = 0; c < 3; c++)
+      for (int a = 0; a < 2; a++)
+        for (int z = 0; z < 3; z++) {
+          char spec[256];
+          snprintf(spec, sizeof spec,
+                   "%s,ts=1e-8,td=1e-8,tl=6e-9,o=2.5e-4,or=1e-6,bwf=0:0.9;1000:0.34;5761:1.149;9361:0.62%s", arcs[a],
+                   clocks[c]);
+          pb = th_problem(MG_EXCHANGE, shapes[s], spec, sizes[z]);
+          assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
+          assert_true(term(&b, "overheads, binomial trees") > 0);
+          none_below(&pb, &b, spec);
+        }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(gossip_terms),
-      cmocka_unit_test(exchange_terms),
-      cmocka_unit_test(overhead_term),
-      cmocka_unit_test(overhead_bandwidth_term),
+      cmocka_unit_test(gossip_terms),       cmocka_unit_test(exchange_terms),
+      cmocka_unit_test(overhead_term),      cmocka_unit_test(overhead_bandwidth_term),
+      cmocka_unit_test(binomial_tree_term),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
