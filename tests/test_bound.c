@@ -187,6 +187,11 @@ static void binomial_tree_term(void **state) {
   pb = th_problem(MG_EXCHANGE, "torus:4x4x4", paragon, 256);
   mg_lower_bound(&pb, &b, NULL);
   assert_float_equal(term(&b, "overheads, binomial trees"), 7 * 2.5e-4 + 1e-8, 1e-15);
+  /* store-and-forward charges no td (a review's counterexample: ring:4,
+   * 16 B, exchange-swing at 202.064 us against 202.264 with td counted) */
+  pb = th_problem(MG_EXCHANGE, "ring:4", "switching=saf,ts=1e-6,td=1e-7,tl=1e-9,o=1e-4", 16);
+  mg_lower_bound(&pb, &b, NULL);
+  assert_true(th_cost("exchange-swing", &pb) >= b.lower_bound * (1 - 1e-12));
   /* N not a power of two: no term */
   pb = th_problem(MG_EXCHANGE, "torus:9x9", paragon, 256);
   mg_lower_bound(&pb, &b, NULL);
