@@ -218,13 +218,14 @@ static void last_window_bound(const mg_problem_spec *pb, mg_bound *b) {
   add(b, "overheads, last windows", best, "LogP windows of o: the largest of the last messages", 1, note);
 }
 
-/* Binomial trees (exchange, N = 2^s). Call a node's k-th send its slot k.
- * If some node sends s+1 messages, the last leaves at (s+1) o or later:
- * T >= (s+1) o + ts + td + or. Otherwise every send of slot i starts
- * before i o, and a node first reached by a slot-j send (at j o or later)
- * forwards nothing of that source in its slots 1..j: from it at most
- * 2^(s-j) nodes are reached, 2^s in all, which is N. So every source's
- * data spread along a binomial tree: every node sends exactly s messages,
+/* Binomial trees (exchange, N = 2^s). If some node sends s+1 messages,
+ * the last leaves at (s+1) o or later: T >= (s+1) o + ts + td + or.
+ * Otherwise no message leaves at (s+1) o or later; in windows [j o, (j+1) o)
+ * a node first reached by a message that left in window j forwards from
+ * window j+1 on, o apart, so from it at most 2^(s-j) nodes are reached,
+ * 2^s in all, which is N. At that equality every node's i-th send leaves in
+ * window i (its "slot i"), every source's data spreads along a binomial
+ * tree, every node sends exactly s messages,
  * its slot-k message carries every source it reached in slots before k
  * (c_k of them, and c_k averages 2^(k-1)) with the blocks of the 2^(s-k)
  * nodes below its receiver: c_k 2^(s-k) blocks; and the receiver's slot
@@ -247,9 +248,7 @@ static void binomial_chain_bound(const mg_problem_spec *pb, mg_bound *b) {
   const mg_topo *t = &pb->topo;
   uint64_t N = t->N;
   if (!(m->o > 0) || m->switching == MG_SW_BUS || N < 2 || (N & (N - 1))) return;
-  int s = 0;
-  while (((uint64_t)1 << s) < N)
-    s++;
+  int s = (int)log_ceil((double)N, 2.0);
   /* store-and-forward prices a message hops * (ts + bytes tl), no td */
   double L = pb->bytes, c = m->ts + (m->switching == MG_SW_SAF ? 0 : m->td);
   double half = least_wire(m, (double)(N / 2) * L);
