@@ -218,11 +218,43 @@ static void binomial_tree_term(void **state) {
         }
 }
 
+/* Store-and-forward prices a message hops * (ts + bytes tl) and charges no
+ * td (src/model/price.c), so no term may count td there. With td = 5 ts
+ * on ring:4 a diameter of td-hops would claim 10 s where exchange-lines
+ * takes 2.5, and the gossip's last window 7 s where torus-digits takes 2.5;
+ * the distance is two start-ups and the last window min(2.5 o, 2 o) + ts. */
+static void store_and_forward_terms(void **state) {
+  (void)state;
+  mg_bound b;
+  mg_problem_spec pb = th_problem(MG_EXCHANGE, "ring:4", "switching=saf,ts=1,td=5,tl=0,o=0.5", 16);
+  assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
+  assert_float_equal(term(&b, "distance"), 2, 0);
+  none_below(&pb, &b, "saf, td = 5 ts");
+  pb = th_problem(MG_GOSSIP, "ring:4", "switching=saf,ts=1,td=5,tl=0,o=0.5", 16);
+  assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
+  assert_float_equal(term(&b, "distance"), 2, 0);
+  assert_float_equal(term(&b, "overheads, last windows"), 2, 1e-12);
+  none_below(&pb, &b, "saf, td = 5 ts");
+  /* every registered schedule of both problems stays above the bound under
+   * store-and-forward with a large td, with and without overheads */
+  const char *shapes[] = {"ring:4", "ring:5", "torus:4x4", "mesh:3x3", "torus:2x2x2"};
+  const char *models[] = {"switching=saf,ts=1e-6,td=1e-5,tl=1e-9", "switching=saf,ts=1e-6,td=1e-5,tl=1e-9,o=1e-4",
+                          "switching=saf,ts=1e-6,td=1e-5,tl=1e-9,o=1e-4,or=1e-6,timing=async"};
+  const mg_problem problems[] = {MG_GOSSIP, MG_EXCHANGE};
+  for (int p = 0; p < 2; p++)
+    for (int s = 0; s < 5; s++)
+      for (int k = 0; k < 3; k++) {
+        pb = th_problem(problems[p], shapes[s], models[k], 256);
+        assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
+        none_below(&pb, &b, models[k]);
+      }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(gossip_terms),       cmocka_unit_test(exchange_terms),
       cmocka_unit_test(overhead_term),      cmocka_unit_test(overhead_bandwidth_term),
-      cmocka_unit_test(binomial_tree_term),
+      cmocka_unit_test(binomial_tree_term), cmocka_unit_test(store_and_forward_terms),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

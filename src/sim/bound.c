@@ -194,8 +194,8 @@ static double least_wire(const mg_model *m, double M) {
  * 2^k - 1. If no send starts after window k+w-1, the sends of windows
  * k..k+w-1, at most w N (one a node a window), make the other N (N - 2^k)
  * copies, so one of them carries at least ceil((N - 2^k)/w) pieces: it
- * starts no earlier than k o, then pays its overhead, ts, one hop's td,
- * the least wire time of its bytes and or. Otherwise a send that makes a
+ * starts no earlier than k o, then pays its overhead, ts, one hop's td
+ * (none under store-and-forward), the least wire time of its bytes and or. Otherwise a send that makes a
  * copy starts at (k+w) o or later and ends no earlier than (k+w+1) o + ts
  * + td + or + one piece's wire. T >= the smaller, for every k with 2^k < N and w >= 1.
  * On 8x8 at 1 KiB under the calibrated Paragon model (k = 5, w = 1): min(7o
@@ -205,7 +205,9 @@ static void last_window_bound(const mg_problem_spec *pb, mg_bound *b) {
   const mg_model *m = &pb->model;
   const mg_topo *t = &pb->topo;
   if (!(m->o > 0) || m->switching == MG_SW_BUS || t->N < 2) return;
-  double N = t->N, L = pb->bytes, c = m->ts + m->td + m->orecv, one = least_wire(m, L), best = 0, held = 1;
+  /* store-and-forward prices a message hops * (ts + bytes tl), no td */
+  double td = m->switching == MG_SW_SAF ? 0 : m->td;
+  double N = t->N, L = pb->bytes, c = m->ts + td + m->orecv, one = least_wire(m, L), best = 0, held = 1;
   int bestk = 0, bestw = 1;
   for (int k = 0; held < N; k++, held *= 2)
     for (int w = 1; w <= 8; w++) {
@@ -363,7 +365,11 @@ static void exchange_bounds(const mg_problem_spec *pb, mg_bound *b) {
   else
     add(b, "startups", log_ceil(N, (double)max_in_degree(t) + 1) * m->ts, "fan-out (log N / log(deg+1))", 1,
         "a node's blocks reach at most (deg+1)^t nodes");
-  add(b, "distance", (double)mg_topo_diameter(t) * m->td, "the diameter", 1, "");
+  if (m->switching == MG_SW_SAF)
+    add(b, "distance", (double)mg_topo_diameter(t) * m->ts, "store-and-forward: D hops, each a start-up", 1,
+        "one start-up per hop along the diameter");
+  else
+    add(b, "distance", (double)mg_topo_diameter(t) * m->td, "the diameter", 1, "");
   overhead_bound(pb, b);
   binomial_chain_bound(pb, b);
 }
