@@ -27,6 +27,29 @@ static void none_below(const mg_problem_spec *pb, const mg_bound *b, const char 
   }
 }
 
+/* none_below on every shape x model x size, for one problem. */
+static void sweep(mg_problem pr, const char *const *shapes, int ns, const char *const *models, int nm,
+                  const double *sizes, int nz) {
+  for (int s = 0; s < ns; s++)
+    for (int k = 0; k < nm; k++)
+      for (int z = 0; z < nz; z++) {
+        mg_bound b;
+        mg_problem_spec pb = th_problem(pr, shapes[s], models[k], sizes[z]);
+        assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
+        none_below(&pb, &b, models[k]);
+      }
+}
+
+/* Six models: fmt with each of two variants and each of three clocks. */
+static void two_by_clocks(char spec[6][256], const char *models[6], const char *fmt, const char *const v[2]) {
+  const char *clocks[] = {"", ",timing=ranks", ",timing=async"};
+  for (int c = 0; c < 3; c++)
+    for (int a = 0; a < 2; a++) {
+      snprintf(spec[2 * c + a], 256, fmt, v[a], clocks[c]);
+      models[2 * c + a] = spec[2 * c + a];
+    }
+}
+
 static void gossip_terms(void **state) {
   (void)state;
   mg_bound b;
@@ -200,22 +223,19 @@ static void binomial_tree_term(void **state) {
   /* no registered exchange schedule beats it: three shapes, three clocks,
    * shared and fair arcs, bandwidth factors above and below 1 */
   const char *shapes[] = {"torus:4x4", "ring:8", "torus:2x2x4"};
-  const char *clocks[] = {"", ",timing=ranks", ",timing=async"};
   const char *arcs[] = {"contention=fair", "contention=shared"};
   const double sizes[] = {64, 256, 4096};
-  for (int s = 0; s < 3; s++)
-    for (int c = 0; c < 3; c++)
-      for (int a = 0; a < 2; a++)
-        for (int z = 0; z < 3; z++) {
-          char spec[256];
-          snprintf(spec, sizeof spec,
-                   "%s,ts=1e-8,td=1e-8,tl=6e-9,o=2.5e-4,or=1e-6,bwf=0:0.9;1000:0.34;5761:1.149;9361:0.62%s", arcs[a],
-                   clocks[c]);
-          pb = th_problem(MG_EXCHANGE, shapes[s], spec, sizes[z]);
-          assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
-          assert_true(term(&b, "overheads, binomial trees") > 0);
-          none_below(&pb, &b, spec);
-        }
+  char spec[6][256];
+  const char *models[6];
+  two_by_clocks(spec, models, "%s,ts=1e-8,td=1e-8,tl=6e-9,o=2.5e-4,or=1e-6,bwf=0:0.9;1000:0.34;5761:1.149;9361:0.62%s",
+                arcs);
+  for (int m = 0; m < 6; m++)
+    for (int k = 0; k < 3; k++) {
+      pb = th_problem(MG_EXCHANGE, shapes[k], models[m], 256);
+      mg_lower_bound(&pb, &b, NULL);
+      assert_true(term(&b, "overheads, binomial trees") > 0);
+    }
+  sweep(MG_EXCHANGE, shapes, 3, models, 6, sizes, 3);
 }
 
 /* Store-and-forward prices a message hops * (ts + bytes tl) and charges no
@@ -240,21 +260,52 @@ static void store_and_forward_terms(void **state) {
   const char *shapes[] = {"ring:4", "ring:5", "torus:4x4", "mesh:3x3", "torus:2x2x2"};
   const char *models[] = {"switching=saf,ts=1e-6,td=1e-5,tl=1e-9", "switching=saf,ts=1e-6,td=1e-5,tl=1e-9,o=1e-4",
                           "switching=saf,ts=1e-6,td=1e-5,tl=1e-9,o=1e-4,or=1e-6,timing=async"};
-  const mg_problem problems[] = {MG_GOSSIP, MG_EXCHANGE};
-  for (int p = 0; p < 2; p++)
-    for (int s = 0; s < 5; s++)
-      for (int k = 0; k < 3; k++) {
-        pb = th_problem(problems[p], shapes[s], models[k], 256);
-        assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
-        none_below(&pb, &b, models[k]);
-      }
+  const double size = 256;
+  sweep(MG_GOSSIP, shapes, 5, models, 3, &size, 1);
+  sweep(MG_EXCHANGE, shapes, 5, models, 3, &size, 1);
+}
+
+/* Acknowledgements (ack=c, contention=fair): a flow takes c of its share
+ * on its return route, so the cut's arcs carry (1 + c) times its blocks
+ * and every arc (1 + c) times its bytes. By hand on ring:4, o = 1, c = 0.5,
+ * 10-B blocks: the exchange's cut of 2 | 2 has 2 arcs a way and 4 blocks a
+ * way, 20 at 1 s a byte, so 1 + 20 x 1.5 = 31 (exchange-lines takes 31.2);
+ * the gossip's windows-and-arcs term at k = 0, 1 + 4 x 3 x 10 x 1.5 / 8 =
+ * 23.5. Then no registered schedule of either problem below the bound on
+ * four shapes, three clocks, two values of c, three sizes. */
+static void acknowledgement_terms(void **state) {
+  (void)state;
+  mg_bound b;
+  mg_problem_spec pb = th_problem(MG_EXCHANGE, "ring:4", "contention=fair,ack=0.5,ts=0,tl=1,o=1", 10);
+  assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
+  assert_float_equal(term(&b, "bisection"), 20, 1e-12);
+  assert_float_equal(term(&b, "bisection, overheads"), 31, 1e-12);
+  assert_float_equal(b.lower_bound, 31, 1e-12);
+  assert_float_equal(th_cost("exchange-lines", &pb), 31.2, 1e-9);
+  pb = th_problem(MG_GOSSIP, "ring:4", "contention=fair,ack=0.5,ts=0,tl=1,o=1", 10);
+  assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
+  assert_float_equal(term(&b, "overheads+bandwidth"), 23.5, 1e-12);
+  /* without acknowledgements or overheads the cut alone */
+  pb = th_problem(MG_EXCHANGE, "ring:4", "contention=fair,ts=0,tl=1", 10);
+  mg_lower_bound(&pb, &b, NULL);
+  for (int i = 0; i < b.n; i++)
+    assert_string_not_equal(b.term[i].name, "bisection, overheads");
+  const char *shapes[] = {"torus:4x4", "ring:8", "torus:3x3", "mesh:3x4"};
+  const char *acks[] = {"0.0503", "0.5"};
+  const double sizes[] = {256, 8192, 65536};
+  char spec[6][256];
+  const char *models[6];
+  two_by_clocks(spec, models, "contention=fair,ack=%s,ts=1e-8,tl=6e-9,o=2.5e-4,bwf=0:0.9;5761:1.149;9361:0.62%s", acks);
+  sweep(MG_GOSSIP, shapes, 4, models, 6, sizes, 3);
+  sweep(MG_EXCHANGE, shapes, 4, models, 6, sizes, 3);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(gossip_terms),       cmocka_unit_test(exchange_terms),
-      cmocka_unit_test(overhead_term),      cmocka_unit_test(overhead_bandwidth_term),
-      cmocka_unit_test(binomial_tree_term), cmocka_unit_test(store_and_forward_terms),
+      cmocka_unit_test(gossip_terms),          cmocka_unit_test(exchange_terms),
+      cmocka_unit_test(overhead_term),         cmocka_unit_test(overhead_bandwidth_term),
+      cmocka_unit_test(binomial_tree_term),    cmocka_unit_test(store_and_forward_terms),
+      cmocka_unit_test(acknowledgement_terms),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -60,6 +60,14 @@ static double max_rate(const mg_model *m) {
   return f;
 }
 
+/* Capacity an arc gives per byte delivered, as a multiple of one: with
+ * ack=c (contention=fair, SimGrid's network/crosstraffic) a flow also
+ * takes c of its share on every arc of its return route, which has at
+ * least one arc, so a byte delivered takes 1 + c of the arcs' capacity,
+ * and a byte across a cut takes 1 of the cut's arcs one way and c the
+ * other (the acknowledgements come back across it). */
+static double ack_load(const mg_model *m) { return m->contention == MG_CONT_FAIR && m->ack > 0 ? 1 + m->ack : 1; }
+
 /* Directed arcs of a grid: 2 per node along a wrapping dimension, 2 per
  * pair of neighbours along an open one. */
 static double arc_count(const mg_topo *t) {
@@ -152,7 +160,8 @@ static void overhead_bound(const mg_problem_spec *pb, mg_bound *b) {
  * hold: N L at the start), and the other N (N - 2^k) L of the N (N - 1) L
  * the nodes must receive leave no earlier than (k+1) o and cross the arcs
  * after that, each arc at most max_rate/tl bytes a second: T >= (k+1) o +
- * ts + or + N (N - 2^k) L tl / (arcs max_rate) for every k with 2^k < N.
+ * ts + or + N (N - 2^k) L tl a / (arcs max_rate) for every k with 2^k < N,
+ * a = ack_load (what the copies' acknowledgements take on their return).
  * k = ceil(log2 N) - 1 is the overhead term above with bytes on top; k = 0
  * the bandwidth term with one o before it. Valid under every clock and
  * contention rule (a message's wire time is at least its bytes at the
@@ -166,7 +175,7 @@ static void overhead_bandwidth_bound(const mg_problem_spec *pb, mg_bound *b) {
   if (!(cap > 0)) return;
   double held = 1;
   for (int k = 0; held < N; k++, held *= 2) {
-    double v = (k + 1) * m->o + m->ts + m->orecv + N * (N - held) * pb->bytes * m->tl / cap;
+    double v = (k + 1) * m->o + m->ts + m->orecv + N * (N - held) * pb->bytes * m->tl * ack_load(m) / cap;
     if (v > best) best = v, bestk = k;
   }
   char note[96];
@@ -356,6 +365,16 @@ static void exchange_bounds(const mg_problem_spec *pb, mg_bound *b) {
   }
   snprintf(note, sizeof note, "narrowest cut across dimension %d", bestk);
   add(b, "bisection", best, "Tseng, Ni, Sheu 1999 Lemma 8, any torus or mesh", 1, note);
+  /* No byte leaves before its sender's first overhead (o), the last one
+   * arrives ts after it crossed and is read in or; with ack=c the blocks'
+   * acknowledgements cross the cut the other way, so each direction of a
+   * cut arc carries its blocks and c times the other direction's: the
+   * cut's 2 x arcs carry (1 + c) x 2 a (N - a) blocks in all. */
+  if (m->o > 0 || ack_load(m) > 1) {
+    snprintf(note, sizeof note, "o + ts + or, then the cut's blocks x %g (acknowledgements)", ack_load(m));
+    add(b, "bisection, overheads", m->o + m->ts + m->orecv + best * ack_load(m), "LogP o, then the narrowest cut", 1,
+        note);
+  }
   int one = m->port == MG_PORT_ONE;
   double out = one ? 1 : min_in_degree(t);
   add(b, "injection", (N - 1) * B / out * m->tl / F, "each node sends N-1 blocks", 1,
