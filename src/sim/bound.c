@@ -197,31 +197,34 @@ static double least_wire(const mg_model *m, double M) {
 }
 
 /* The last windows (gossip). With the windows of o above, the sends of a
- * piece started in window j are at most the nodes that held it before
- * (what a send carries arrives at least o after it starts, so in a later
- * window): at most 2^j, and the copies made in windows 0..k-1 at most
- * 2^k - 1. If no send starts after window k+w-1, the sends of windows
+ * piece's byte started in window j are at most the nodes that held it
+ * before (what a send carries arrives at least o after it starts, so in a
+ * later window): at most 2^j, and the copies made in windows 0..k-1 at
+ * most 2^k - 1. If no send starts after window k+w-1, the sends of windows
  * k..k+w-1, at most w N (one a node a window), make the other N (N - 2^k)
- * copies, so one of them carries at least ceil((N - 2^k)/w) pieces: it
- * starts no earlier than k o, then pays its overhead, ts, one hop's td
- * (none under store-and-forward), the least wire time of its bytes and or. Otherwise a send that makes a
+ * L bytes of copies, so one of them carries at least (N - 2^k) L / w
+ * bytes (in bytes, not pieces: a schedule may split a piece, as
+ * torus-doubling:ports=2 does on ring:2): it starts no earlier than k o,
+ * then pays its overhead, ts, one hop's td (none under store-and-forward),
+ * the least wire time of its bytes and or. Otherwise a send that makes a
  * copy starts at (k+w) o or later and ends no earlier than (k+w+1) o + ts
- * + td + or + one piece's wire. T >= the smaller, for every k with 2^k < N and w >= 1.
- * On 8x8 at 1 KiB under the calibrated Paragon model (k = 5, w = 1): min(7o
- * + 18.4 us, 6o + 269 us for a 32-KiB message at SMPI's factor 0.74) =
- * 1.768 ms, where the windows-and-arcs term above gives 1.543. */
+ * + td + or (its bytes may be few). T >= the smaller, for every k with
+ * 2^k < N and w >= 1. On 8x8 at 1 KiB under the calibrated Paragon model
+ * (k = 5, w = 1): min(7o, 6o + 269 us for a 32-KiB message at SMPI's
+ * factor 0.74) = 1.750 ms, where the windows-and-arcs term above gives
+ * 1.543. */
 static void last_window_bound(const mg_problem_spec *pb, mg_bound *b) {
   const mg_model *m = &pb->model;
   const mg_topo *t = &pb->topo;
   if (!(m->o > 0) || m->switching == MG_SW_BUS || t->N < 2) return;
   /* store-and-forward prices a message hops * (ts + bytes tl), no td */
   double td = m->switching == MG_SW_SAF ? 0 : m->td;
-  double N = t->N, L = pb->bytes, c = m->ts + td + m->orecv, one = least_wire(m, L), best = 0, held = 1;
+  double N = t->N, L = pb->bytes, c = m->ts + td + m->orecv, best = 0, held = 1;
   int bestk = 0, bestw = 1;
   for (int k = 0; held < N; k++, held *= 2)
     for (int w = 1; w <= 8; w++) {
-      double big = least_wire(m, ceil((N - held) / w) * L);
-      double v = fmin((k + w + 1) * m->o + c + one, (k + 1) * m->o + c + big);
+      double big = least_wire(m, (N - held) / w * L);
+      double v = fmin((k + w + 1) * m->o + c, (k + 1) * m->o + c + big);
       if (v > best) best = v, bestk = k, bestw = w;
     }
   char note[96];
