@@ -207,6 +207,8 @@ typedef struct mg_async {
   size_t *doff, *dep, ndep, capdoff, capdep;
   uint64_t *seen; /* per fluid transfer: the last transfer that listed it, + 1 */
   size_t capseen;
+  double *arc_free;  /* strict and shared: per arc slot, when the earlier rounds' transfers on it are through */
+  double *port_free; /* port=one: per node, when its send port [N] and its receive port [N] are free */
 } mg_async;
 
 /* Bytes of the asynchronous clock's state (per (node, item) arrival
