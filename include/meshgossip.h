@@ -560,6 +560,13 @@ mg_status mg_run(const mg_algo *a, const mg_problem_spec *pb, const mg_params *p
  * none verifies. */
 mg_status mg_tune(const mg_algo *a, const mg_problem_spec *pb, const mg_sim_opts *opts, mg_params *best,
                   mg_report *best_rep, mg_params *runner_up, mg_report *runner_rep, size_t *evaluated, mg_err *err);
+/* mg_tune with some parameters held: only the candidates that agree with
+ * every parameter of `fixed` they set, each with the others of `fixed`
+ * added (e.g. "circgos:a=3" tunes b and skip at a = 3). fixed NULL or
+ * empty: mg_tune. MG_ERR_UNSUPPORTED if no such candidate verifies. */
+mg_status mg_tune_with(const mg_algo *a, const mg_problem_spec *pb, const mg_params *fixed, const mg_sim_opts *opts,
+                       mg_params *best, mg_report *best_rep, mg_params *runner_up, mg_report *runner_rep,
+                       size_t *evaluated, mg_err *err);
 
 /* One line of `compare`: an algorithm run with its default (or tuned)
  * parameters, or refused with a reason. */

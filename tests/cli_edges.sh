@@ -4,7 +4,13 @@
 # --sizes and --mem-limit; compare without --problem says what to give;
 # compare names refused algorithms in one line unless --all; a row or a run
 # that breaks a rule prints no cost; numbers in their shortest round-trip
-# form in text and JSON.
+# form in text and JSON. And what a review found: a failed --export -
+# prints nothing; a cost past a double is refused; tune holds the parameters
+# given with the name; stray arguments, options given twice and models no
+# schedule can run under are refused; plot refuses points off its axes;
+# report's memory limit and an extent over the node limit are exit 3; a
+# write error on standard output is exit 2; a rejected run's JSON has the
+# bound and no ratio.
 set -uo pipefail
 mg=$1
 tmp=$(mktemp -d)
@@ -58,4 +64,63 @@ assert isinstance(d["bytes"], float) and d["bytes"] == 32768.0
 list=$("$mg" list)
 printf '%s\n' "$list" | grep -q 'seed 00' && fail "list cites a seed number"
 printf '%s\n' "$list" | grep -q 'paper: Tseng, Ni, Sheu 1999' || fail "list: no Tseng, Ni, Sheu 1999"
+# what a hostile user's review found (each a one-line check below)
+status() { "$mg" "$@" >out 2>err; echo $?; }
+
+# --export - : nothing on standard output unless the schedule verifies
+[ "$(status run --algo mpi-allgather-direct --topo torus:4x4 --export -)" = 1 ] || fail "export - of a rejected run"
+[ -s out ] && fail "a rejected run wrote $(wc -c <out) bytes to standard output"
+[ "$(status run --algo ring --topo ring:5 --r 1 --export -)" = 0 ] || fail "export - of ring"
+python3 -c 'import json,sys; d=json.load(open("out")); assert d["report"]["verified"]' || fail "export - is not the schedule"
+
+# a cost that overflows a double: exit 2, no file
+[ "$(status run --algo ring --topo ring:5 --bytes 1e308 --model tl=1 --export big.json)" = 2 ] || fail "cost inf accepted"
+grep -q "overflows a double" err || fail "overflow message: $(cat err)"
+[ -e big.json ] && fail "an export of an infinite cost"
+
+# tune: parameters given are held, the others tuned; no stray argument
+[ "$(status tune --algo circgos:a=3 --topo ring:9 --r 10)" = 0 ] || fail "tune circgos:a=3: $(cat err)"
+grep -q '^best        circgos:a=3,' out || fail "tune dropped a=3: $(cat out)"
+grep -q '^runner-up   circgos:a=3,' out || fail "tune's runner-up without a=3: $(cat out)"
+[ "$(status tune --algo circgos --topo ring:9 --r 10 extra)" = 2 ] || fail "tune took a stray argument"
+[ "$(status tune --algo exchange-ring --topo ring:8)" = 2 ] || fail "tune exchange-ring"
+grep -q "set by hand" err || fail "tune exchange-ring: $(cat err)"
+[ "$(status bound --problem gossip --topo ring:5 extra)" = 2 ] || fail "bound took a stray argument"
+[ "$(status bound --topo ring:5)" = 2 ] && grep -q "needs --problem" err || fail "bound without --problem: $(cat err)"
+
+# compare: a model no schedule can run under is the caller's error
+[ "$(status compare --problem gossip --topo meshbus:4 --model switching=bus,timing=async)" = 2 ] ||
+  fail "compare with an impossible model"
+
+# plot: points off the axes are refused, nothing written
+printf 'panel,series,x,y\np,a,2,nan\np,a,4,3\n' >nan.csv
+[ "$(status plot nan.csv -o nan.svg)" = 2 ] && [ ! -e nan.svg ] || fail "plot of nan"
+printf 'panel,series,x,y\np,a,0,-3\np,a,4,3\n' >neg.csv
+[ "$(status plot neg.csv -o neg.svg)" = 2 ] && [ ! -e neg.svg ] || fail "plot of a point <= 0 on log axes"
+
+# report over --mem-limit: exit 3, as compare
+[ "$(status report --problem gossip --topo torus:4x4 --mem-limit 1 -o r.html)" = 3 ] || fail "report --mem-limit 1"
+
+# a schedule file with an extent over the node limit: exit 3
+"$mg" run --algo ring --topo ring:5 --r 1 --export ok.json >/dev/null || fail "export ok.json"
+sed 's/"dims": \[5\]/"dims": [1099511627776]/' ok.json >huge.json
+grep -q 1099511627776 huge.json || fail "could not edit the dims"
+[ "$(status verify huge.json)" = 3 ] || fail "verify of a huge extent: $(cat err)"
+
+# an option given twice would lose the first value
+[ "$(status run --algo ring --topo ring:5 --model ts=3 --model tl=1)" = 2 ] && grep -q "given twice" err ||
+  fail "--model twice"
+[ "$(status compare --problem gossip --topo ring:5 --json --json)" = 0 ] || fail "a flag twice"
+
+# standard output that cannot be written
+"$mg" list >/dev/full 2>err && fail "list to /dev/full exits 0"
+grep -q "write error on standard output" err || fail "write error: $(cat err)"
+
+# a rejected run: the bound, no ratio
+"$mg" run --algo mpi-allgather-direct --topo torus:4x4 --json >out 2>/dev/null
+python3 -c '
+import json
+d = json.load(open("out"))
+assert not d["verified"] and d["lower_bound"] == 2.0 and d["ratio_to_bound"] is None, d
+' || fail "a rejected run's JSON: $(cat out)"
 echo "cli_edges: ok"

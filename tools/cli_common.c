@@ -44,6 +44,7 @@ int cli_parse_size(const char *s, double *v, const char **end) {
 }
 
 int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed) {
+  char seen[512] = " "; /* the options given so far, " name " each */
   memset(o, 0, sizeof *o);
   for (int i = 0; i < argc; i++) {
     const char *a = !strcmp(argv[i], "-o") ? "--output" : argv[i];
@@ -70,6 +71,13 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed) {
       *(name[0] == 'j' ? &o->json : name[0] == 'a' ? &o->all : name[0] == 'h' ? &o->heatmap : &o->spec) = 1;
       continue;
     }
+    /* a second value would silently replace the first (--model ts=3
+     * --model tl=1 would lose ts): refused */
+    if (strstr(seen, key)) {
+      fprintf(stderr, "meshgossip: option '%s' given twice\n", a);
+      return 0;
+    }
+    if (strlen(seen) + strlen(key) < sizeof seen) strcat(seen, key + 1);
     if (i + 1 >= argc) {
       fprintf(stderr, "meshgossip: option '%s' needs a value\n", a);
       return 0;
@@ -334,7 +342,7 @@ json_t *cli_report_json(const char *algo, const mg_params *ps, const mg_problem_
   json_object_set_new(o, "sum_max_hops", json_integer((json_int_t)rep->sum_max_hops));
   json_object_set_new(o, "transfers", json_integer((json_int_t)rep->transfers));
   json_object_set_new(o, "lower_bound", json_real(rep->lower_bound));
-  json_object_set_new(o, "ratio_to_bound", json_real(rep->ratio_to_bound));
+  json_object_set_new(o, "ratio_to_bound", rep->verified ? json_real(rep->ratio_to_bound) : json_null());
   json_object_set_new(o, "wall_s", json_real(rep->wall_s));
   json_object_set_new(o, "peak_rss_bytes", json_integer((json_int_t)rep->peak_rss_bytes));
   return o;

@@ -17,8 +17,13 @@ int cmd_bound(int argc, char **argv) {
         "  meshgossip bound --problem exchange --topo torus:8x8 --model port=one,ts=1,tl=1e-3 --bytes 1024\n");
     return EXIT_OK;
   }
+  if (cli_extra_argument(&o)) return EXIT_USAGE;
+  if (!o.problem) {
+    fprintf(stderr, "meshgossip: bound needs --problem gossip or --problem exchange\n");
+    return EXIT_USAGE;
+  }
   mg_problem problem;
-  mg_status st = mg_problem_parse(o.problem ? o.problem : "", &problem, &err);
+  mg_status st = mg_problem_parse(o.problem, &problem, &err);
   if (st != MG_OK) return cli_fail(st, &err);
   mg_problem_spec pb;
   if ((st = cli_problem(&o, problem, &pb, &err)) != MG_OK) return cli_fail(st, &err);

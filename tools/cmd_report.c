@@ -54,6 +54,8 @@ int cmd_report(int argc, char **argv) {
   if ((st = mg_problem_parse(o.problem, &problem, &err)) != MG_OK) return cli_fail(st, &err);
   if ((st = cli_problem(&o, problem, &pb, &err)) != MG_OK) return cli_fail(st, &err);
   if (!cli_model_sets_contention(&o)) pb.model.contention = MG_CONT_SHARED;
+  int code = cli_size_check(&o, &pb); /* over --mem-limit: exit 3, as compare */
+  if (code != EXIT_OK) return code;
   double sizes[64];
   size_t ns = 0;
   if (o.sizes && !(ns = parse_sizes(o.sizes, sizes, 64))) {

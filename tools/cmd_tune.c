@@ -11,10 +11,12 @@ int cmd_tune(int argc, char **argv) {
   if (o.help) {
     printf("usage: meshgossip tune --algo NAME --topo SPEC [--model SPEC | --r R] [--bytes L] [--json]\n\n"
            "Generates and verifies every candidate parameter set of the algorithm and\n"
-           "prints the one with the least cost, and the runner-up.\n\n"
+           "prints the one with the least cost, and the runner-up. Parameters given\n"
+           "with the name (circgos:a=3) are held: the others are tuned.\n\n"
            "example:\n  meshgossip tune --algo circgos --topo ring:729 --r 10\n");
     return EXIT_OK;
   }
+  if (cli_extra_argument(&o)) return EXIT_USAGE;
   if (!o.algo) {
     fprintf(stderr, "meshgossip: --algo is required\n");
     return EXIT_USAGE;
@@ -33,7 +35,7 @@ int cmd_tune(int argc, char **argv) {
   cli_step_progress(&so, "tune");
   mg_report br, sr;
   size_t evaluated;
-  st = mg_tune(a, &pb, &so, &best, &br, &second, &sr, &evaluated, &err);
+  st = mg_tune_with(a, &pb, &ps, &so, &best, &br, &second, &sr, &evaluated, &err);
   cli_progress_done();
   if (st != MG_OK) return cli_fail(st, &err);
   if (o.json) {

@@ -34,6 +34,16 @@ static void usage(FILE *f) {
              "  meshgossip bound --problem gossip --topo torus:9x9 --r 10\n");
 }
 
+/* What a command printed must have reached standard output: a full disk
+ * or a closed pipe is an error, not a success (exit 2). */
+static int flushed(int code) {
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "meshgossip: write error on standard output\n");
+    return code == EXIT_OK ? EXIT_USAGE : code;
+  }
+  return code;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "meshgossip: no command given (try 'meshgossip --help')\n");
@@ -41,14 +51,14 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
     usage(stdout);
-    return EXIT_OK;
+    return flushed(EXIT_OK);
   }
   if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
     printf("meshgossip %s\n", mg_version());
-    return EXIT_OK;
+    return flushed(EXIT_OK);
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-    if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 2, argv + 2);
+    if (!strcmp(argv[1], commands[i].name)) return flushed(commands[i].run(argc - 2, argv + 2));
   fprintf(stderr, "meshgossip: unknown command '%s' (try 'meshgossip --help')\n", argv[1]);
   return EXIT_USAGE;
 }

@@ -1,6 +1,7 @@
 /* compare: every registered algorithm of the problem that applies, run
  * under the same model (and the same contention rule), ranked by cost. */
 #include "algo_internal.h"
+#include "../model/model.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -50,6 +51,10 @@ static void candidate_step(void *arg, const char *what, int64_t done, int64_t to
 
 mg_status mg_compare(const mg_problem_spec *pb, const mg_sim_opts *opts, int tune, mg_compare_row **rows, size_t *nrows,
                      mg_err *err) {
+  /* a model the simulator refuses for every schedule (e.g. timing=async
+   * with bus switching) is the caller's error, not every row's */
+  mg_status vs = mg_model_validate(&pb->model, &pb->topo, pb->problem, err);
+  if (vs != MG_OK) return vs;
   size_t n = 0;
   mg_compare_row *out = mg_calloc(mg_algo_count(), sizeof *out);
   if (!out) return mg_fail(err, MG_ERR_NOMEM, "out of memory");

@@ -57,13 +57,14 @@ out:
   return st;
 }
 
-/* The lower bound of the problem the schedule solves, and the ratio. */
+/* The lower bound of the problem the schedule solves, and the ratio
+ * (0 unless the schedule verified: a rejected schedule has no price). */
 static void attach_bound(const mg_schedule_info *info, mg_report *rep) {
   mg_problem_spec pb = {.problem = info->problem, .topo = info->topo, .model = info->model, .bytes = info->bytes};
   mg_bound b;
   if (mg_lower_bound(&pb, &b, NULL) == MG_OK) {
     rep->lower_bound = b.lower_bound;
-    rep->ratio_to_bound = b.lower_bound > 0 ? rep->cost / b.lower_bound : 0;
+    rep->ratio_to_bound = b.lower_bound > 0 && rep->verified ? rep->cost / b.lower_bound : 0;
   }
 }
 
@@ -88,7 +89,8 @@ mg_status mg_drive(mg_generator_fn gen, void *gen_arg, mg_tap *taps, size_t ntap
     mg_sink sink = {.begin = dr_begin, .round = dr_round, .end = dr_end, .ctx = &d};
     st = gen(gen_arg, &sink, err);
     mg_sim_take_report(d.sim, rep);
-    if (st == MG_OK && d.begun) attach_bound(&d.info, rep);
+    /* the bound is the problem's, whether or not the schedule kept the rules */
+    if (d.begun) attach_bound(&d.info, rep);
   }
   for (size_t k = 0; k < ntaps; k++) {
     if (!taps[k].end) continue;

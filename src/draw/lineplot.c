@@ -208,6 +208,11 @@ mg_status mg_draw_plot(const mg_plot_panel *panels, size_t npanels, const mg_plo
     for (size_t s = 0; s < panels[k].nseries; s++) {
       const mg_plot_series *se = &panels[k].series[s];
       if (se->n && (!se->x || !se->y)) return mg_fail(err, MG_ERR_INVALID, "a series has no data arrays");
+      /* a point off the axes would be written as nan coordinates */
+      for (size_t i = 0; i < se->n; i++)
+        if (!isfinite(se->x[i]) || !isfinite(se->y[i]) || (o->logx && se->x[i] <= 0) || (o->logy && se->y[i] <= 0))
+          return mg_fail(err, MG_ERR_INVALID, "series '%s': point (%g, %g) is not finite%s", se->name ? se->name : "",
+                         se->x[i], se->y[i], o->logx || o->logy ? " or not > 0 on a log axis" : "");
     }
     if (legend_rows(&panels[k]) > maxrows) maxrows = legend_rows(&panels[k]);
   }

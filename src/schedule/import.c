@@ -89,7 +89,12 @@ static mg_status read_info(json_t *root, mg_schedule_info *info, mg_err *err) {
   uint32_t n[MG_MAX_DIMS];
   for (size_t k = 0; k < json_array_size(dims); k++) {
     uint64_t x = 0;
-    if ((st = need_uint(json_array_get(dims, k), MG_MAX_NODES, &x, "topology.dims", err)) != MG_OK) return st;
+    json_t *e = json_array_get(dims, k);
+    /* an extent over the node limit is an instance too large (exit 3), as a product over it is */
+    if (json_is_integer(e) && json_integer_value(e) > (json_int_t)MG_MAX_NODES)
+      return mg_fail(err, MG_ERR_TOO_LARGE, "topology.dims: extent %lld is over the limit of %u nodes",
+                     (long long)json_integer_value(e), (unsigned)MG_MAX_NODES);
+    if ((st = need_uint(e, MG_MAX_NODES, &x, "topology.dims", err)) != MG_OK) return st;
     n[k] = (uint32_t)x;
   }
   const char *ks = json_string_value(kind);

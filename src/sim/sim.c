@@ -70,6 +70,11 @@ static mg_status sim_begin_state(void *ctx, const mg_schedule_info *info, mg_err
   if (s->async) {
     uint64_t more;
     MG_CHECK(mg_async_state_bytes(info->model.timing, info->problem, s->N, nitems, &more, err));
+    /* and, under strict and shared, when each arc and each one-port node is free (async.c) */
+    uint64_t free_at;
+    if (!mg_add_ok(mg_topo_arc_slots(&info->topo), 2 * (uint64_t)s->N, &free_at) || !mg_mul_ok(free_at, 8, &free_at) ||
+        !mg_add_ok(more, free_at, &more))
+      return mg_fail(err, MG_ERR_TOO_LARGE, "the simulator state with the asynchronous clock overflows 64 bits");
     if (!mg_add_ok(need, more, &need))
       return mg_fail(err, MG_ERR_TOO_LARGE, "the simulator state with the asynchronous clock overflows 64 bits");
   }
@@ -276,6 +281,11 @@ static mg_status sim_end(void *ctx, mg_err *err) {
     if (st != MG_OK) return st;
     s->rep.cost = s->clock.end; /* the last finish, not the sum of rounds */
   }
+  /* a price beyond a double (bytes x tl summed over rounds) is no price:
+   * refused rather than written as inf into reports and files */
+  if (!isfinite(s->rep.cost))
+    return mg_fail(err, MG_ERR_INVALID, "the cost overflows a double (%g bytes under this model): give fewer bytes",
+                   s->info.bytes);
   s->rep.verified = 1;
   return MG_OK;
 }

@@ -61,8 +61,9 @@ static inline uint64_t mg_words(uint64_t bits) { return (bits + 63u) / 64u; }
 /* An output file written atomically: to a temporary name beside path,
  * renamed into place by mg_outfile_close(ok=1), removed otherwise, so no
  * partial file is ever left (schedules, exports, pictures); the
- * mode the umask gives a new file. path "-" is stdout (written as it
- * goes; nothing to discard). */
+ * mode the umask gives a new file. path "-" is stdout, through an
+ * anonymous temporary file copied out on ok=1 and dropped otherwise, so a
+ * failed run prints nothing there either. */
 typedef struct mg_outfile {
   FILE *f;
   int is_stdout;
