@@ -51,6 +51,9 @@ const char *mg_version(void);
 /* The shortest decimal form of x that reads back as x (whole numbers
  * below 10^15 without an exponent); returns buf. 32 bytes always suffice. */
 char *mg_fmt_double(double x, char *buf, size_t len);
+/* A byte count in the largest binary unit that keeps it >= 1 ("512
+ * bytes", "2.56 KiB", "3.00 GiB"); returns buf. 32 bytes suffice. */
+char *mg_fmt_bytes(uint64_t bytes, char *buf, size_t len);
 
 /* ------------------------------------------------------------------ */
 /* Topology                                                             */

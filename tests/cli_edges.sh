@@ -98,6 +98,10 @@ printf 'panel,series,x,y\np,a,2,nan\np,a,4,3\n' >nan.csv
 printf 'panel,series,x,y\np,a,0,-3\np,a,4,3\n' >neg.csv
 [ "$(status plot neg.csv -o neg.svg)" = 2 ] && [ ! -e neg.svg ] || fail "plot of a point <= 0 on log axes"
 
+# a memory limit in bytes is said in bytes, not as 0.00 GiB
+[ "$(status run --algo ring --topo ring:5 --mem-limit 1)" = 3 ] &&
+  grep -qx "meshgossip: gossip ring:5 needs [0-9]* bytes of simulator state, over the limit of 1 bytes" err ||
+  fail "--mem-limit 1: $(cat err)"
 # report over --mem-limit: exit 3, as compare
 [ "$(status report --problem gossip --topo torus:4x4 --mem-limit 1 -o r.html)" = 3 ] || fail "report --mem-limit 1"
 

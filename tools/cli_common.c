@@ -212,16 +212,6 @@ void cli_progress_done(void) {
   cli_step_done();
 }
 
-static const char *human(uint64_t bytes, char *buf, size_t len) {
-  const char *unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-  double x = (double)bytes;
-  int k = 0;
-  while (x >= 1024 && k < 4)
-    x /= 1024, k++;
-  snprintf(buf, len, k ? "%.2f %s" : "%.0f %s", x, unit[k]);
-  return buf;
-}
-
 /* The simulator state of the problem's smallest schedule (P = 1) against
  * --mem-limit, or 3/4 of physical memory as the simulator takes it: a
  * command that would only find every candidate too large says so at once
@@ -245,8 +235,8 @@ int cli_size_check(const cli_opts *o, const mg_problem_spec *pb) {
   if (limit && need > limit) {
     char t[64], a[32], b[32];
     fprintf(stderr, "meshgossip: %s %s needs %s of simulator state, over the limit of %s\n",
-            mg_problem_name(pb->problem), mg_topo_format(&pb->topo, t, sizeof t), human(need, a, sizeof a),
-            human(limit, b, sizeof b));
+            mg_problem_name(pb->problem), mg_topo_format(&pb->topo, t, sizeof t), mg_fmt_bytes(need, a, sizeof a),
+            mg_fmt_bytes(limit, b, sizeof b));
     return EXIT_TOO_LARGE;
   }
   return EXIT_OK;

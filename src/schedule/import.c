@@ -222,9 +222,11 @@ static mg_status js_fail(mg_sfile *sf, int js, mg_err *err) {
   switch (js) {
   case MG_JS_NOMEM: return mg_fail(err, MG_ERR_NOMEM, "out of memory reading '%s'", sf->name);
   case MG_JS_IO: return mg_fail(err, MG_ERR_IO, "%s: %s", sf->name, sf->rd.msg);
-  case MG_JS_TOO_LARGE:
-    return mg_fail(err, MG_ERR_TOO_LARGE, "%s: %s: parsing it would pass the memory limit of %.2f GiB", sf->name,
-                   sf->rd.msg, (double)sf->limit / (1u << 30));
+  case MG_JS_TOO_LARGE: {
+    char b[32];
+    return mg_fail(err, MG_ERR_TOO_LARGE, "%s: %s: parsing it would pass the memory limit of %s", sf->name, sf->rd.msg,
+                   mg_fmt_bytes(sf->limit, b, sizeof b));
+  }
   default: return mg_fail(err, MG_ERR_INVALID, "%s: %s", sf->name, sf->rd.msg);
   }
 }
@@ -298,12 +300,13 @@ static mg_status read_rounds(mg_sfile *sf, mg_sink *sink, mg_round *rd, int64_t 
       }
       /* the round is held whole: about MG_ROUND_FACTOR bytes per byte of
        * its text; refuse one that would not fit before it grows further */
-      if (mg_jsr_offset(r) - start > sf->limit / MG_ROUND_FACTOR)
+      if (mg_jsr_offset(r) - start > sf->limit / MG_ROUND_FACTOR) {
+        char a[32], b[32];
         return mg_fail(err, MG_ERR_TOO_LARGE,
-                       "%s: rounds[%lld] is over %.1f MiB of text: holding it would pass the memory limit of %.2f "
-                       "GiB",
-                       sf->name, (long long)i, (double)(sf->limit / MG_ROUND_FACTOR) / (1u << 20),
-                       (double)sf->limit / (1u << 30));
+                       "%s: rounds[%lld] is over %s of text: holding it would pass the memory limit of %s", sf->name,
+                       (long long)i, mg_fmt_bytes(sf->limit / MG_ROUND_FACTOR, a, sizeof a),
+                       mg_fmt_bytes(sf->limit, b, sizeof b));
+      }
       if (mg_jsr_peek(r, 1) != ',') break;
       mg_jsr_expect(r, ',');
     }

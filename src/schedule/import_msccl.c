@@ -152,8 +152,9 @@ static int int_attr(mg_msccl *m, const char *el, const XML_Char **a, const char 
 
 static int charge(mg_msccl *m, uint64_t bytes) {
   if (bytes > m->limit || m->used > m->limit - bytes) {
-    perr(m, MG_ERR_TOO_LARGE, "holding the algorithm would pass the memory limit of %.2f GiB",
-         (double)m->limit / (1u << 30));
+    char b[32];
+    perr(m, MG_ERR_TOO_LARGE, "holding the algorithm would pass the memory limit of %s",
+         mg_fmt_bytes(m->limit, b, sizeof b));
     return 0;
   }
   m->used += bytes;

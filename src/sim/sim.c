@@ -80,10 +80,10 @@ static mg_status sim_begin_state(void *ctx, const mg_schedule_info *info, mg_err
   }
   limit = s->opts.mem_limit ? s->opts.mem_limit : mg_phys_mem() / 4 * 3;
   if (limit && need > limit) {
-    char t[64];
-    return mg_fail(err, MG_ERR_TOO_LARGE, "%s %s needs %.2f GiB of simulator state, over the limit of %.2f GiB",
-                   mg_problem_name(info->problem), mg_topo_format(&info->topo, t, sizeof t), (double)need / (1u << 30),
-                   (double)limit / (1u << 30));
+    char t[64], a[32], b[32];
+    return mg_fail(err, MG_ERR_TOO_LARGE, "%s %s needs %s of simulator state, over the limit of %s",
+                   mg_problem_name(info->problem), mg_topo_format(&info->topo, t, sizeof t),
+                   mg_fmt_bytes(need, a, sizeof a), mg_fmt_bytes(limit, b, sizeof b));
   }
   s->nitems = info->problem == MG_GOSSIP ? (uint64_t)s->N * info->pieces : (uint64_t)s->N * s->N;
   if (!s->shard) {

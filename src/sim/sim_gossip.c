@@ -478,9 +478,11 @@ static mg_status pool_take(mg_sim *s, uint64_t k, uint64_t *out, mg_err *err) {
   uint64_t i = s->pool_used;
   if (i % MG_POOL_CHUNK + k > MG_POOL_CHUNK) i += MG_POOL_CHUNK - i % MG_POOL_CHUNK; /* not across chunks */
   uint64_t c = i / MG_POOL_CHUNK;
-  if (i + k > s->pool_limit || i + k >= MG_SLOT_ONE)
-    return mg_fail(err, MG_ERR_TOO_LARGE, "round %lld delivers more than the memory limit leaves for it (%.2f GiB)",
-                   (long long)s->rep.rounds, (double)s->pool_limit * 16 / (1u << 30));
+  if (i + k > s->pool_limit || i + k >= MG_SLOT_ONE) {
+    char b[32];
+    return mg_fail(err, MG_ERR_TOO_LARGE, "round %lld delivers more than the memory limit leaves for it (%s)",
+                   (long long)s->rep.rounds, mg_fmt_bytes(s->pool_limit * 16, b, sizeof b));
+  }
   if (c >= s->nchunk) {
     if (!mg_grow((void **)&s->chunk, &s->capchunk, c + 1, sizeof *s->chunk) ||
         !(s->chunk[c] = malloc(MG_POOL_CHUNK * 2 * sizeof(uint64_t))))

@@ -8,6 +8,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+char *mg_fmt_bytes(uint64_t bytes, char *buf, size_t len) {
+  const char *unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double x = (double)bytes;
+  int k = 0;
+  while (x >= 1024 && k < 6)
+    x /= 1024, k++;
+  if (buf && len) snprintf(buf, len, k ? "%.2f %s" : "%.0f %s", x, unit[k]);
+  return buf;
+}
+
 char *mg_fmt_double(double x, char *buf, size_t len) {
   if (!buf || !len) return buf;
   if (!isfinite(x)) {
