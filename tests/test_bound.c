@@ -322,12 +322,57 @@ static void split_pieces(void **state) {
   assert_true(th_cost("torus-doubling:ports=2", &pb) >= b.lower_bound);
 }
 
+/* A second review's counterexamples. (1) The fan-out start-ups count
+ * rounds of the sync clock: under async the 15 rounds of pairwise
+ * exchange on torus:4x4 overlap (1.192 where the term said 2 ts), and
+ * under ranks with o > 0 the direct exchange's messages pay o, not
+ * ceil(k/deg) ts (1.754); there the bound is one message, ts + or, or
+ * the other terms. (2) Under contention=shared the arcs carry bytes x tl
+ * whatever the factors: bwf=0:0.5 slows no arc (exchange-allport 80.004,
+ * where dividing by 0.5 claimed 160). */
+static void clock_and_factor_terms(void **state) {
+  (void)state;
+  mg_bound b;
+  mg_problem_spec pb = th_problem(MG_EXCHANGE, "torus:4x4", "contention=fair,ts=1,tl=0.001,timing=async", 16);
+  assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
+  for (int i = 0; i < b.n; i++)
+    if (!strcmp(b.term[i].name, "startups")) assert_false(b.term[i].valid);
+  assert_float_equal(term(&b, "one message"), 1, 0);
+  assert_true(th_cost("mpi-alltoall-pairwise", &pb) >= b.lower_bound);
+  pb = th_problem(MG_EXCHANGE, "torus:4x4", "contention=shared,ts=1,tl=0.001,o=0.05,timing=ranks", 1);
+  assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
+  assert_true(th_cost("mpi-alltoall-direct", &pb) >= b.lower_bound);
+  /* one-port keeps its doubling under every clock: a node sends one
+   * message at a time */
+  pb = th_problem(MG_EXCHANGE, "torus:4x4", "contention=shared,port=one,ts=1,tl=0.001,timing=async", 16);
+  assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
+  assert_float_equal(term(&b, "startups"), 4, 0);
+  assert_true(th_cost("mpi-alltoall-pairwise", &pb) >= 4);
+  /* the sync clock keeps the fan-out term */
+  pb = th_problem(MG_EXCHANGE, "torus:4x4", "contention=fair,ts=1,tl=0.001", 16);
+  assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
+  assert_float_equal(b.lower_bound, 2, 1e-12);
+  pb = th_problem(MG_EXCHANGE, "torus:4x4", "contention=shared,ts=0.001,tl=0.01,bwf=0:0.5", 1000);
+  assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
+  assert_float_equal(term(&b, "bisection"), 80, 1e-9);
+  assert_true(th_cost("exchange-allport", &pb) >= b.lower_bound);
+  const char *shapes[] = {"torus:4x4", "ring:4", "torus:3x3", "mesh:3x4"};
+  const char *models[] = {"contention=fair,ts=1,tl=0.001,timing=async", "contention=fair,ts=1,tl=0.001,timing=ranks",
+                          "contention=shared,ts=1,tl=0.001,o=0.05,timing=ranks",
+                          "contention=shared,ts=1,tl=0.001,o=0.05,timing=async",
+                          "contention=shared,ts=0.001,tl=0.01,bwf=0:0.5"};
+  const double sizes[] = {1, 16, 1000};
+  sweep(MG_GOSSIP, shapes, 4, models, 5, sizes, 3);
+  sweep(MG_EXCHANGE, shapes, 4, models, 5, sizes, 3);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(gossip_terms),          cmocka_unit_test(exchange_terms),
-      cmocka_unit_test(overhead_term),         cmocka_unit_test(overhead_bandwidth_term),
-      cmocka_unit_test(binomial_tree_term),    cmocka_unit_test(store_and_forward_terms),
-      cmocka_unit_test(acknowledgement_terms), cmocka_unit_test(split_pieces),
+      cmocka_unit_test(gossip_terms),           cmocka_unit_test(exchange_terms),
+      cmocka_unit_test(overhead_term),          cmocka_unit_test(overhead_bandwidth_term),
+      cmocka_unit_test(binomial_tree_term),     cmocka_unit_test(store_and_forward_terms),
+      cmocka_unit_test(acknowledgement_terms),  cmocka_unit_test(split_pieces),
+      cmocka_unit_test(clock_and_factor_terms),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -292,6 +292,12 @@ static void arcs_across_rounds(void **state) {
   assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
   assert_float_equal(b.lower_bound, 70, 1e-9);
   assert_true(th_cost("mpi-alltoall-pairwise", &pb) >= 70);
+  /* the fair fluid has no one-port rule across rounds: refused there */
+  pb = th_problem(MG_EXCHANGE, "torus:2x2x2", "contention=fair,port=one,ts=1,tl=0.01,timing=async", 1000);
+  mg_report rep;
+  memset(&rep, 0, sizeof rep);
+  assert_int_equal(th_run("mpi-alltoall-pairwise", &pb, &rep), MG_ERR_INVALID);
+  mg_report_free(&rep);
 }
 
 /* routes=dor|simgrid: the pricer takes the network's route, the verifier

@@ -37,9 +37,10 @@ static void usage(FILE *f) {
 /* What a command printed must have reached standard output: a full disk
  * or a closed pipe is an error, not a success (exit 2). */
 static int flushed(int code) {
-  if (fflush(stdout) != 0 || ferror(stdout)) {
+  /* a command that failed has said why (an export to '-' says this one) */
+  if ((fflush(stdout) != 0 || ferror(stdout)) && code == EXIT_OK) {
     fprintf(stderr, "meshgossip: write error on standard output\n");
-    return code == EXIT_OK ? EXIT_USAGE : code;
+    return EXIT_USAGE;
   }
   return code;
 }

@@ -276,6 +276,12 @@ mg_status mg_model_validate(const mg_model *m, const mg_topo *t, mg_problem prob
   if (m->routes != MG_ROUTES_SCHEDULE && (m->contention == MG_CONT_STRICT || m->switching == MG_SW_BUS))
     return mg_fail(err, MG_ERR_INVALID, "routes=%s needs contention=shared or fair (strict keeps the named routes)",
                    mg_routes_name(m->routes));
+  /* the fluid of timing=async|ranks under fair lets a node's messages of
+   * different rounds share the wire; it has no one-port rule (strict and
+   * shared keep one message in and one out at a time, async.c) */
+  if (m->port == MG_PORT_ONE && m->contention == MG_CONT_FAIR && m->timing != MG_TIMING_SYNC)
+    return mg_fail(err, MG_ERR_INVALID, "port=one with contention=fair is priced by timing=sync only (or use %s)",
+                   "contention=shared");
   /* acknowledgements load arcs only where flows share them fairly */
   if (m->ack != 0 && m->contention != MG_CONT_FAIR)
     return mg_fail(err, MG_ERR_INVALID, "ack= is priced by contention=fair only");

@@ -328,6 +328,11 @@ static double xh_estimate(const xh_plan *p, const mg_problem_spec *pb, const uns
   double c = 0;
   if (m->timing != MG_TIMING_ASYNC) return xh_rounds_cost(p, pb);
   double slow = m->contention == MG_CONT_FAIR ? 1 + m->ack : 1, cpu = 0;
+  /* under strict and shared the arc of a direction serves its rounds in
+   * order (src/model/async.c): a message moves once the node's previous
+   * message that way has arrived; the fair fluid shares instead */
+  double arc_last[2 * MG_MAX_DIMS] = {0};
+  int in_order = m->contention != MG_CONT_FAIR;
   for (int r = 1; r <= R; r++)
     for (int k = 0; k < nd; k++) {
       size_t x = (size_t)k * W + (size_t)r;
@@ -337,8 +342,10 @@ static double xh_estimate(const xh_plan *p, const mg_problem_spec *pb, const uns
         if (dep[x * M + y] && t_at[y] > ready) ready = t_at[y];
       double s = ready > cpu ? ready : cpu;
       cpu = s + m->o;
+      double go = in_order && arc_last[k] > cpu ? arc_last[k] : cpu;
       double hop = m->switching == MG_SW_SAF ? 0 : m->td; /* as the closed form */
-      t_at[x] = cpu + m->ts + hop + m->tl * mg_model_wire_bytes(m, (double)p->load[x] * pb->bytes) * slow;
+      t_at[x] = go + m->ts + hop + m->tl * mg_model_wire_bytes(m, (double)p->load[x] * pb->bytes) * slow;
+      arc_last[k] = t_at[x];
       if (t_at[x] > c) c = t_at[x];
     }
   return c;
