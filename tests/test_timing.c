@@ -472,6 +472,18 @@ static void model_file(void **state) {
   fclose(f);
   assert_int_equal(mg_model_parse(spec, &m, &e), MG_ERR_INVALID);
   assert_non_null(strstr(e.msg, "foo"));
+  /* a NUL byte, in a line or in the last one: not text (it was "a line
+   * longer than 510 characters", or the rest of the line lost) */
+  const char nul1[] = "ts=3,\0tl=1\n", nul2[] = "ts=3\ntl=1,\0o=1";
+  const char *nuls[] = {nul1, nul2};
+  const size_t lens[] = {sizeof nul1 - 1, sizeof nul2 - 1};
+  for (int k = 0; k < 2; k++) {
+    f = fopen(path, "w");
+    fwrite(nuls[k], 1, lens[k], f);
+    fclose(f);
+    assert_int_equal(mg_model_parse(spec, &m, &e), MG_ERR_INVALID);
+    assert_non_null(strstr(e.msg, "NUL byte"));
+  }
   remove(path);
   assert_int_equal(mg_model_parse(spec, &m, &e), MG_ERR_IO);
 }

@@ -176,6 +176,16 @@ static mg_status set_key(mg_model *m, const char *k, const char *v, mg_err *err)
 static mg_status parse_file(const char *path, mg_model *m, mg_err *err) {
   FILE *f = fopen(path, "r");
   if (!f) return mg_fail(err, MG_ERR_IO, "cannot read the model file '%s'", path);
+  /* a NUL byte would end a line early and hide the rest of it */
+  for (int c; (c = fgetc(f)) != EOF;)
+    if (c == 0) {
+      fclose(f);
+      return mg_fail(err, MG_ERR_INVALID, "model file '%s' holds a NUL byte: it is not text", path);
+    }
+  if (ferror(f) || fseek(f, 0, SEEK_SET) != 0) {
+    fclose(f);
+    return mg_fail(err, MG_ERR_IO, "cannot read the model file '%s'", path);
+  }
   char spec[512] = "", line[512];
   size_t n = 0;
   mg_status st = MG_OK;
