@@ -95,28 +95,6 @@ static mg_status visit(void *arg, const mg_params *cand) {
 
 static mg_status tune_run(const mg_algo *a, const mg_problem_spec *pb, const mg_params *fixed, const mg_sim_opts *opts,
                           int (*keep)(const mg_params *ps), mg_params *best, mg_report *best_rep, mg_params *runner_up,
-                          mg_report *runner_rep, size_t *evaluated, mg_err *err);
-
-mg_status mg_tune(const mg_algo *a, const mg_problem_spec *pb, const mg_sim_opts *opts, mg_params *best,
-                  mg_report *best_rep, mg_params *runner_up, mg_report *runner_rep, size_t *evaluated, mg_err *err) {
-  return mg_tune_keep(a, pb, opts, NULL, best, best_rep, runner_up, runner_rep, evaluated, err);
-}
-
-mg_status mg_tune_keep(const mg_algo *a, const mg_problem_spec *pb, const mg_sim_opts *opts,
-                       int (*keep)(const mg_params *ps), mg_params *best, mg_report *best_rep, mg_params *runner_up,
-                       mg_report *runner_rep, size_t *evaluated, mg_err *err) {
-  return tune_run(a, pb, NULL, opts, keep, best, best_rep, runner_up, runner_rep, evaluated, err);
-}
-
-mg_status mg_tune_with(const mg_algo *a, const mg_problem_spec *pb, const mg_params *fixed, const mg_sim_opts *opts,
-                       mg_params *best, mg_report *best_rep, mg_params *runner_up, mg_report *runner_rep,
-                       size_t *evaluated, mg_err *err) {
-  return tune_run(a, pb, fixed && fixed->n ? fixed : NULL, opts, NULL, best, best_rep, runner_up, runner_rep, evaluated,
-                  err);
-}
-
-static mg_status tune_run(const mg_algo *a, const mg_problem_spec *pb, const mg_params *fixed, const mg_sim_opts *opts,
-                          int (*keep)(const mg_params *ps), mg_params *best, mg_report *best_rep, mg_params *runner_up,
                           mg_report *runner_rep, size_t *evaluated, mg_err *err) {
   tune_state t;
   memset(&t, 0, sizeof t);
@@ -165,4 +143,22 @@ static mg_status tune_run(const mg_algo *a, const mg_problem_spec *pb, const mg_
   }
   *evaluated = t.evaluated;
   return MG_OK;
+}
+
+mg_status mg_tune(const mg_algo *a, const mg_problem_spec *pb, const mg_sim_opts *opts, mg_params *best,
+                  mg_report *best_rep, mg_params *runner_up, mg_report *runner_rep, size_t *evaluated, mg_err *err) {
+  return mg_tune_keep(a, pb, opts, NULL, best, best_rep, runner_up, runner_rep, evaluated, err);
+}
+
+mg_status mg_tune_keep(const mg_algo *a, const mg_problem_spec *pb, const mg_sim_opts *opts,
+                       int (*keep)(const mg_params *ps), mg_params *best, mg_report *best_rep, mg_params *runner_up,
+                       mg_report *runner_rep, size_t *evaluated, mg_err *err) {
+  return tune_run(a, pb, NULL, opts, keep, best, best_rep, runner_up, runner_rep, evaluated, err);
+}
+
+mg_status mg_tune_with(const mg_algo *a, const mg_problem_spec *pb, const mg_params *fixed, const mg_sim_opts *opts,
+                       mg_params *best, mg_report *best_rep, mg_params *runner_up, mg_report *runner_rep,
+                       size_t *evaluated, mg_err *err) {
+  return tune_run(a, pb, fixed && fixed->n ? fixed : NULL, opts, NULL, best, best_rep, runner_up, runner_rep, evaluated,
+                  err);
 }

@@ -73,6 +73,10 @@ static double max_rate(const mg_model *m) {
  * other (the acknowledgements come back across it). */
 static double ack_load(const mg_model *m) { return m->contention == MG_CONT_FAIR && m->ack > 0 ? 1 + m->ack : 1; }
 
+/* One hop's td: store-and-forward prices a message hops * (ts + bytes tl)
+ * and charges none. */
+static double hop_td(const mg_model *m) { return m->switching == MG_SW_SAF ? 0 : m->td; }
+
 /* Directed arcs of a grid: 2 per node along a wrapping dimension, 2 per
  * pair of neighbours along an open one. */
 static double arc_count(const mg_topo *t) {
@@ -222,9 +226,7 @@ static void last_window_bound(const mg_problem_spec *pb, mg_bound *b) {
   const mg_model *m = &pb->model;
   const mg_topo *t = &pb->topo;
   if (!(m->o > 0) || m->switching == MG_SW_BUS || t->N < 2) return;
-  /* store-and-forward prices a message hops * (ts + bytes tl), no td */
-  double td = m->switching == MG_SW_SAF ? 0 : m->td;
-  double N = t->N, L = pb->bytes, c = m->ts + td + m->orecv, best = 0, held = 1;
+  double N = t->N, L = pb->bytes, c = m->ts + hop_td(m) + m->orecv, best = 0, held = 1;
   int bestk = 0, bestw = 1;
   for (int k = 0; held < N; k++, held *= 2)
     for (int w = 1; w <= 8; w++) {
@@ -268,8 +270,7 @@ static void binomial_chain_bound(const mg_problem_spec *pb, mg_bound *b) {
   uint64_t N = t->N;
   if (!(m->o > 0) || m->switching == MG_SW_BUS || N < 2 || (N & (N - 1))) return;
   int s = (int)log_ceil((double)N, 2.0);
-  /* store-and-forward prices a message hops * (ts + bytes tl), no td */
-  double L = pb->bytes, c = m->ts + (m->switching == MG_SW_SAF ? 0 : m->td);
+  double L = pb->bytes, c = m->ts + hop_td(m);
   double half = least_wire(m, (double)(N / 2) * L);
   double more = (s + 1) * m->o + c + m->orecv, chain = s * half;
   int bestk = s;
@@ -411,20 +412,26 @@ static void exchange_bounds(const mg_problem_spec *pb, mg_bound *b) {
  * of m start-ups multiplies the informed nodes by at most 1 + m*deg <=
  * (deg+1)^m, Lemma 1's growth. The bandwidth and cut terms bound the
  * busiest-arc loads and stay valid. */
+/* Marks the valid terms named `name` (a prefix with prefix = 1) as no
+ * bound, with the note, and takes the bound again from the others. */
+static void drop_terms(mg_bound *b, const char *name, int prefix, const char *note) {
+  b->lower_bound = 0;
+  for (int i = 0; i < b->n; i++) {
+    mg_bound_term *t = &b->term[i];
+    if (t->valid && (prefix ? !strncmp(t->name, name, strlen(name)) : !strcmp(t->name, name))) {
+      t->valid = 0;
+      snprintf(t->note, sizeof t->note, "%s", note);
+    }
+    if (t->valid && t->value > b->lower_bound) b->lower_bound = t->value;
+  }
+}
+
 static void shared_arcs(const mg_problem_spec *pb, mg_bound *b) {
   const mg_model *m = &pb->model;
   if (m->contention == MG_CONT_STRICT || m->port == MG_PORT_ONE || m->switching == MG_SW_BUS ||
       m->switching == MG_SW_SAF)
     return;
-  b->lower_bound = 0;
-  for (int i = 0; i < b->n; i++) {
-    mg_bound_term *t = &b->term[i];
-    if (t->valid && !strncmp(t->name, "rounds", 6)) {
-      t->valid = 0;
-      snprintf(t->note, sizeof t->note, "not a bound with shared arcs: dipaths need not be arc-disjoint");
-    }
-    if (t->valid && t->value > b->lower_bound) b->lower_bound = t->value;
-  }
+  drop_terms(b, "rounds", 1, "not a bound with shared arcs: dipaths need not be arc-disjoint");
   add(b, "one round", m->ts, "at least one start-up", 1, "");
 }
 
@@ -441,16 +448,10 @@ static void shared_arcs(const mg_problem_spec *pb, mg_bound *b) {
 static void clock_terms(const mg_problem_spec *pb, mg_bound *b) {
   const mg_model *m = &pb->model;
   if (m->timing == MG_TIMING_SYNC || m->switching == MG_SW_BUS) return;
-  b->lower_bound = 0;
-  for (int i = 0; i < b->n; i++) {
-    mg_bound_term *t = &b->term[i];
-    if (t->valid && (!strncmp(t->name, "rounds", 6) || (!strcmp(t->name, "startups") && m->port != MG_PORT_ONE))) {
-      t->valid = 0;
-      snprintf(t->note, sizeof t->note, "rounds of the sync clock: under %s a node's rounds overlap",
-               mg_timing_name(m->timing));
-    }
-    if (t->valid && t->value > b->lower_bound) b->lower_bound = t->value;
-  }
+  char note[96];
+  snprintf(note, sizeof note, "rounds of the sync clock: under %s a node's rounds overlap", mg_timing_name(m->timing));
+  drop_terms(b, "rounds", 1, note);
+  if (m->port != MG_PORT_ONE) drop_terms(b, "startups", 0, note);
   add(b, "one message", m->ts + m->orecv, "a message takes ts and is read in or", 1, "");
 }
 
