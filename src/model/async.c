@@ -40,21 +40,26 @@
 #include <math.h>
 #include <string.h>
 
-mg_status mg_async_state_bytes(mg_timing timing, mg_problem problem, uint32_t N, uint64_t nitems, uint64_t *bytes,
-                               mg_err *err) {
-  uint64_t cells = timing == MG_TIMING_RANKS ? 0 : nitems, b, x;
+mg_status mg_async_state_bytes(mg_timing timing, mg_problem problem, uint32_t N, uint64_t nitems, uint64_t arc_slots,
+                               uint64_t *bytes, mg_err *err) {
+  uint64_t cells = timing == MG_TIMING_RANKS ? 0 : nitems, b, x, f;
   if (timing != MG_TIMING_RANKS && problem == MG_GOSSIP && !mg_mul_ok(N, nitems, &cells)) goto over;
   if (!mg_mul_ok(cells, sizeof(double), &b) || !mg_mul_ok(N, 3 * sizeof(double), &x) || !mg_add_ok(b, x, &b)) goto over;
+  /* arc_free and port_free (mg_async_round), counted whether or not the
+   * model needs them: a few bytes per arc */
+  if (!mg_add_ok(arc_slots, 2 * (uint64_t)N, &f) || !mg_mul_ok(f, sizeof(double), &f) || !mg_add_ok(b, f, &b))
+    goto over;
   *bytes = b;
   return MG_OK;
 over:
   return mg_fail(err, MG_ERR_TOO_LARGE, "the asynchronous clock's state for %u nodes overflows 64 bits", N);
 }
 
-mg_status mg_async_init(mg_async *a, mg_timing timing, mg_problem problem, uint32_t N, uint64_t nitems, mg_err *err) {
+mg_status mg_async_init(mg_async *a, mg_timing timing, mg_problem problem, uint32_t N, uint64_t nitems,
+                        uint64_t arc_slots, mg_err *err) {
   uint64_t bytes;
   memset(a, 0, sizeof *a);
-  mg_status st = mg_async_state_bytes(timing, problem, N, nitems, &bytes, err);
+  mg_status st = mg_async_state_bytes(timing, problem, N, nitems, arc_slots, &bytes, err);
   if (st != MG_OK) return st;
   a->timing = timing;
   a->problem = problem;

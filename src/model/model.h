@@ -211,12 +211,14 @@ typedef struct mg_async {
   double *port_free; /* port=one: per node, when its send port [N] and its receive port [N] are free */
 } mg_async;
 
-/* Bytes of the asynchronous clock's state (per (node, item) arrival
- * times for gossip, per block for exchange); MG_ERR_TOO_LARGE on
- * overflow. */
-mg_status mg_async_state_bytes(mg_timing timing, mg_problem problem, uint32_t N, uint64_t nitems, uint64_t *bytes,
-                               mg_err *err);
-mg_status mg_async_init(mg_async *a, mg_timing timing, mg_problem problem, uint32_t N, uint64_t nitems, mg_err *err);
+/* Bytes of the asynchronous clock's state: per (node, item) arrival
+ * times for gossip, per block for exchange, and, under strict and shared,
+ * when each of the topology's arc_slots and each one-port node is free;
+ * MG_ERR_TOO_LARGE on overflow. */
+mg_status mg_async_state_bytes(mg_timing timing, mg_problem problem, uint32_t N, uint64_t nitems, uint64_t arc_slots,
+                               uint64_t *bytes, mg_err *err);
+mg_status mg_async_init(mg_async *a, mg_timing timing, mg_problem problem, uint32_t N, uint64_t nitems,
+                        uint64_t arc_slots, mg_err *err);
 /* contention=fair: the clock shares arcs across rounds (fluid.c), under
  * timing=ranks and timing=async; called after mg_async_init. */
 void mg_async_use_fluid(mg_async *a, const mg_model *m, const mg_topo *t);

@@ -69,12 +69,8 @@ static mg_status sim_begin_state(void *ctx, const mg_schedule_info *info, mg_err
   uint64_t nitems = info->problem == MG_GOSSIP ? (uint64_t)info->topo.N * info->pieces : (uint64_t)s->N * s->N;
   if (s->async) {
     uint64_t more;
-    MG_CHECK(mg_async_state_bytes(info->model.timing, info->problem, s->N, nitems, &more, err));
-    /* and, under strict and shared, when each arc and each one-port node is free (async.c) */
-    uint64_t free_at;
-    if (!mg_add_ok(mg_topo_arc_slots(&info->topo), 2 * (uint64_t)s->N, &free_at) || !mg_mul_ok(free_at, 8, &free_at) ||
-        !mg_add_ok(more, free_at, &more))
-      return mg_fail(err, MG_ERR_TOO_LARGE, "the simulator state with the asynchronous clock overflows 64 bits");
+    MG_CHECK(mg_async_state_bytes(info->model.timing, info->problem, s->N, nitems, mg_topo_arc_slots(&info->topo),
+                                  &more, err));
     if (!mg_add_ok(need, more, &need))
       return mg_fail(err, MG_ERR_TOO_LARGE, "the simulator state with the asynchronous clock overflows 64 bits");
   }
@@ -107,7 +103,7 @@ static mg_status sim_begin_state(void *ctx, const mg_schedule_info *info, mg_err
       !s->node_visit || !s->bus_stamp || !s->bus_user)
     return mg_fail(err, MG_ERR_NOMEM, "cannot allocate the simulator's bookkeeping");
   MG_CHECK(mg_pricer_init(&s->pricer, &info->model, &info->topo, err));
-  if (s->async) MG_CHECK(mg_async_init(&s->clock, info->model.timing, info->problem, s->N, nitems, err));
+  if (s->async) MG_CHECK(mg_async_init(&s->clock, info->model.timing, info->problem, s->N, nitems, s->nslots, err));
   /* the executor's clocks under fair sharing: rounds overlap on the wire */
   if (s->async && info->model.timing != MG_TIMING_SYNC && info->model.contention == MG_CONT_FAIR)
     mg_async_use_fluid(&s->clock, &info->model, &info->topo);
