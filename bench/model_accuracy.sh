@@ -80,7 +80,10 @@ cost() { # algo topo bytes timing machine [plan clock] -> predicted seconds (emp
   [ -f "$f" ] || "$mg" run --algo "$1" --topo "$2" --bytes "$3" --model "$pm" --timing "${6:-sync}" \
     --export "$f" >/dev/null 2>&1 || return 0
   local obj
-  obj=$(awk -F= -v t="$4" '{ printf "%s\"%s\": \"%s\"", (NR > 1 ? ", " : ""), $1, substr($0, length($1) + 2) }
+  # numbers as JSON numbers, words as strings (verify takes each key's own type)
+  obj=$(awk -F= -v t="$4" '{ v = substr($0, length($1) + 2)
+      q = v ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ ? "" : "\""
+      printf "%s\"%s\": %s%s%s", (NR > 1 ? ", " : ""), $1, q, v, q }
     END { printf ", \"timing\": \"%s\"", t }' "$work/model.kv")
   # the export writes the model object on one line of its own; a schedule
   # planned on a ring and run on the torus machine is priced on the machine

@@ -10,7 +10,7 @@
 # schedule can run under are refused; plot refuses points off its axes;
 # report's memory limit and an extent over the node limit are exit 3; a
 # write error on standard output is exit 2; a rejected run's JSON has the
-# bound and no ratio.
+# bound and no ratio; an export replaces regular files only.
 set -uo pipefail
 mg=$1
 tmp=$(mktemp -d)
@@ -127,4 +127,29 @@ import json
 d = json.load(open("out"))
 assert not d["verified"] and d["lower_bound"] == 2.0 and d["ratio_to_bound"] is None, d
 ' || fail "a rejected run's JSON: $(cat out)"
+# an export replaces a regular file only: a link's file (the link stays),
+# a FIFO written through (a second review: rename put a file in place of
+# links, FIFOs, and as root /dev/null)
+echo old >target.json
+ln -s target.json link.json
+[ "$(status run --algo ring --topo ring:5 --r 1 --export link.json)" = 0 ] || fail "export to a link"
+[ -L link.json ] || fail "the export replaced the link"
+python3 -c 'import json; assert json.load(open("target.json"))["report"]["verified"]' || fail "the link's file"
+mkfifo pipe
+(cat pipe >from_pipe &)
+[ "$(status run --algo ring --topo ring:5 --r 1 --export pipe)" = 0 ] || fail "export to a FIFO"
+wait
+[ -p pipe ] || fail "the export replaced the FIFO"
+for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s from_pipe ] && break; sleep 0.2; done
+cmp -s from_pipe target.json || fail "the FIFO's reader got $(wc -c <from_pipe) bytes"
+[ "$(status run --algo ring --topo ring:5 --r 1 --export /dev/stdout)" = 0 ] || fail "export to /dev/stdout"
+head -c "$(wc -c <target.json)" out | cmp -s - target.json || fail "/dev/stdout is not the schedule"
+grep -q "^verified       yes" out || fail "/dev/stdout lost the report printed after the schedule"
+[ "$(status run --algo mpi-allgather-direct --topo torus:4x4 --export /dev/stdout)" = 1 ] || fail "rejected to /dev/stdout"
+grep -q meshgossip.schedule out && fail "a rejected run wrote its schedule to /dev/stdout"
+ln -s nowhere/x.json dangling.json
+[ "$(status run --algo ring --topo ring:5 --r 1 --export dangling.json)" = 2 ] || fail "a dangling link"
+mkdir adir
+[ "$(status run --algo ring --topo ring:5 --r 1 --export adir)" = 2 ] || fail "export to a directory"
+grep -q "is a directory" err || fail "directory message: $(cat err)"
 echo "cli_edges: ok"

@@ -56,6 +56,15 @@ printf '# x: bytes\npanel,series,x,y,style\na,one,1,2\na,one,2,3\na,lb,1,1,bound
 printf 'panel,series,x,y\na,one,1,zz\n' > "$tmp/q.csv"
 "$cli" plot "$tmp/q.csv" -o "$tmp/q.svg" > /dev/null 2>&1
 [ $? = 2 ] || fail "a bad CSV is bad input"
+# a line longer than the reader's buffer is refused, not read as two rows
+python3 -c 'print("panel,series,x,y"); print("a,one,1,2" + "p" * 1100 + ",3,4")' > "$tmp/long.csv"
+"$cli" plot "$tmp/long.csv" -o "$tmp/long.svg" > /dev/null 2>&1
+[ $? = 2 ] || fail "a 1100-character line is bad input"
+# points in falling x: sorted, the same picture as rising x
+printf 'panel,series,x,y\na,one,3,1\na,one,2,2\na,one,1,3\n' > "$tmp/down.csv"
+printf 'panel,series,x,y\na,one,1,3\na,one,2,2\na,one,3,1\n' > "$tmp/up.csv"
+"$cli" plot "$tmp/down.csv" -o "$tmp/down.svg" > /dev/null && "$cli" plot "$tmp/up.csv" -o "$tmp/up.svg" > /dev/null &&
+  cmp -s "$tmp/down.svg" "$tmp/up.svg" || fail "points in falling x drawn differently"
 
 # report in a real browser
 "$cli" report --problem gossip --topo torus:6x6 --model ts=3e-4,tl=2.2e-8 --bytes 4096 -o "$tmp/r.html" > /dev/null ||

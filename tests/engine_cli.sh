@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `meshgossip platform`, `--export-ti` and `--engine` from the command line:
-# exit statuses of the refusals (2 bad input, 3 cannot express / too
-# large, each with one line on stderr), the files written, and with SimGrid
+# exit statuses of the refusals (2 bad input or what SimGrid cannot
+# express, 3 too large, each with one line on stderr), the files written, and with SimGrid
 # built in the engine's JSON; without it, `--engine simgrid` exits 2.
 set -u
 MG=${1:?usage: engine_cli.sh PATH_TO_MESHGOSSIP}
@@ -53,7 +53,22 @@ recvs=$(cat "$tmp"/ti/rank*.txt | grep -c ' irecv ')
 transfers=$("$MG" run --algo dimwise --topo torus:3x3 --model tl=1e-9 --bytes 100 --json |
   python3 -c 'import json,sys; print(json.load(sys.stdin)["transfers"])')
 check "one isend and one irecv per transfer ($sends, $recvs, $transfers)" test "$sends" = "$transfers" -a "$recvs" = "$transfers"
-expect 3 run --algo bus-simple --topo meshbus:3 --export-ti "$tmp/tibus"
+expect 2 run --algo bus-simple --topo meshbus:3 --export-ti "$tmp/tibus"
+check "a refused TI export leaves no directory" test ! -e "$tmp/tibus"
+# --format ti is --export-ti; '-' is no directory
+expect 0 run --algo dimwise --topo torus:3x3 --model tl=1e-9 --bytes 100 --export "$tmp/ti2" --format ti
+check "--format ti writes the same traces" diff -r "$tmp/ti" "$tmp/ti2" -x traces.txt
+expect 2 run --algo dimwise --topo torus:3x3 --export-ti -
+check "--export-ti - makes no directory '-'" test ! -e ./-
+# written whole or not at all: a directory in the way of rank5.txt fails
+# before any file moves in, and takes nothing else with it
+mkdir -p "$tmp/ti3/rank5.txt"
+echo keep >"$tmp/ti3/traces.txt"
+expect 2 run --algo dimwise --topo torus:3x3 --model tl=1e-9 --bytes 100 --export-ti "$tmp/ti3"
+check "a failed TI export leaves the directory as it was" \
+  test "$(ls -A "$tmp/ti3" | tr '\n' ' ')" = "rank5.txt traces.txt " -a "$(cat "$tmp/ti3/traces.txt")" = keep
+expect 0 run --algo dimwise --topo torus:3x3 --model tl=1e-9 --bytes 100 --export-ti "$tmp/ti"
+check "a second TI export into the same directory replaces its files" test "$(ls -A "$tmp/ti" | wc -l)" = 10
 
 # engines
 expect 2 run --algo dimwise --topo torus:3x3 --engine bogus
@@ -65,7 +80,7 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 e = j["engine"]
 sys.exit(0 if e["name"] == "simgrid" and e["time_s"] > 0 and j["verified"] else 1)' "$tmp/out"
-  expect 3 run --algo bus-simple --topo meshbus:3 --engine simgrid
+  expect 2 run --algo bus-simple --topo meshbus:3 --engine simgrid
   expect 3 run --algo dimwise --topo torus:64x64 --model tl=1e-9 --engine simgrid --mem-limit 1M
   expect 2 run --algo dimwise --topo torus:3x3 --model tl=0 --engine simgrid
   expect 0 compare --problem gossip --topo torus:3x3 --model ts=1e-6,tl=1e-9 --engine simgrid

@@ -78,6 +78,13 @@ case_ 2 g 'raw = json.dumps(d)[:200]'
 case_ 2 g 'raw = json.dumps(d).replace("\"bytes\": 1", "\"bytes\": NaN")'
 case_ 2 g 'raw = json.dumps(d).replace("\"version\": 1", "\"version\": 1, \"version\": 1")'
 case_ 2 g 'd["format"] = "other"'
+# a model value is one value of its own type (a review: "2,contention=shared"
+# turned a strict file shared, "@FILE" read a model file)
+case_ 2 g 'd["model"]["ts"] = "2,contention=shared"'
+case_ 2 g 'd["model"]["ts"] = "2"'
+case_ 2 g 'd["model"]["contention"] = "strict,ts=0"'
+case_ 2 g 'd["model"]["contention"] = 1'
+case_ 2 g 'd["model"]["@/etc/hostname"] = 1'
 case_ 2 g 'd["version"] = 2'
 case_ 2 g 'd["problem"] = "broadcast"'
 case_ 2 g 'del d["topology"]'
@@ -142,5 +149,12 @@ case_ 1 b 'd["rounds"][0][0] = {"src": 0, "dst": 1, "items": [0]}' not-bus
 case_ 1 g 'd["rounds"] = d["rounds"][:-1]' incomplete
 case_ 1 x 'd["rounds"] = d["rounds"][:-1]' incomplete
 check_all
+# an endless stream that is no JSON text stops at once (it filled the disk)
+timeout 20 "$MG" verify /dev/zero >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc = 2 ] && grep -q "not JSON text" "$tmp/err"; then pass=$((pass + 1)); else
+  echo "FAIL: verify /dev/zero -> $rc $(cat "$tmp/err")"
+  fail=$((fail + 1))
+fi
 echo "verify exit status: $pass passed, $fail failed"
 [ $fail = 0 ]

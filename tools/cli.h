@@ -98,8 +98,6 @@ int cmd_platform(int argc, char **argv);
 int cli_engine_setup(const cli_opts *o, mg_engine_opts *eo);
 /* The replay function built in (NULL without SimGrid). */
 mg_engine_replay_fn cli_engine_replay(void);
-/* Exit code for an engine failure: refusals (cannot express, too large) 3. */
-int cli_engine_fail(mg_status st, const mg_err *err);
 json_t *cli_engine_json(const mg_engine_result *res);
 void cli_print_engine(const mg_engine_result *res, const mg_report *rep);
 

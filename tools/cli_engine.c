@@ -29,12 +29,6 @@ mg_engine_replay_fn cli_engine_replay(void) {
 #endif
 }
 
-int cli_engine_fail(mg_status st, const mg_err *err) {
-  fprintf(stderr, "meshgossip: %s\n", err && err->msg[0] ? err->msg : mg_strerror(st));
-  if (st == MG_ERR_UNSUPPORTED || st == MG_ERR_TOO_LARGE || st == MG_ERR_NOMEM) return EXIT_TOO_LARGE;
-  return cli_exit_code(st);
-}
-
 json_t *cli_engine_json(const mg_engine_result *res) {
   json_t *j =
       json_pack("{s:s, s:f, s:f, s:f, s:f, s:I, s:I, s:I}", "name", "simgrid", "time_s", res->time_s, "o", res->o, "or",

@@ -270,7 +270,7 @@ int cmd_compare(int argc, char **argv) {
       if (st != MG_OK) {
         free(eng);
         free_rows(rows, n);
-        return cli_engine_fail(st, &err);
+        return cli_fail(st, &err);
       }
     }
   }

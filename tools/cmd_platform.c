@@ -1,5 +1,6 @@
 /* meshgossip platform: a SimGrid platform and host file for a topology. */
 #include "cli.h"
+#include "../src/util/internal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -42,34 +43,26 @@ int cmd_platform(int argc, char **argv) {
     st = mg_platform_write(stdout, &pb.topo, &m, NULL, &err);
     return st == MG_OK ? EXIT_OK : cli_fail(st, &err);
   }
-  char tmp[4200], hosts[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp", o.output);
+  /* both files as every export: whole or not at all, links followed,
+   * special files written through (mg_outfile) */
+  char hosts[4200];
   snprintf(hosts, sizeof hosts, "%.4090s.hosts", o.output);
   size_t len = strlen(o.output);
   if (len > 4 && !strcmp(o.output + len - 4, ".xml"))
     snprintf(hosts, sizeof hosts, "%.*s.hosts", (int)(len - 4), o.output);
-  FILE *f = fopen(tmp, "w");
-  if (!f) {
-    fprintf(stderr, "meshgossip: cannot write %s: %s\n", tmp, strerror(errno));
-    return EXIT_USAGE;
-  }
-  st = mg_platform_write(f, &pb.topo, &m, NULL, &err);
-  if (fclose(f) != 0 && st == MG_OK) {
-    snprintf(err.msg, sizeof err.msg, "write error on %.200s", tmp);
-    st = MG_ERR_IO;
-  }
-  if (st != MG_OK) {
-    remove(tmp);
+  mg_outfile xml, h;
+  if ((st = mg_outfile_open(&xml, o.output, &err)) != MG_OK) return cli_fail(st, &err);
+  if ((st = mg_outfile_open(&h, hosts, &err)) != MG_OK) {
+    mg_outfile_close(&xml, 0, NULL);
     return cli_fail(st, &err);
   }
-  FILE *h = fopen(hosts, "w");
-  int ok = h && mg_platform_write_hosts(h, &pb.topo, &err) == MG_OK;
-  if (h && fclose(h) != 0) ok = 0;
-  if (!ok || rename(tmp, o.output) != 0) {
-    fprintf(stderr, "meshgossip: cannot write %s or %s\n", hosts, o.output);
-    remove(tmp);
-    return EXIT_USAGE;
-  }
+  st = mg_platform_write(xml.f, &pb.topo, &m, NULL, &err);
+  if (st == MG_OK) st = mg_platform_write_hosts(h.f, &pb.topo, &err);
+  mg_status st2 = mg_outfile_close(&h, st == MG_OK, st == MG_OK ? &err : NULL);
+  if (st == MG_OK) st = st2;
+  st2 = mg_outfile_close(&xml, st == MG_OK, st == MG_OK ? &err : NULL);
+  if (st == MG_OK) st = st2;
+  if (st != MG_OK) return cli_fail(st, &err);
   printf("wrote %s and %s\n", o.output, hosts);
   return EXIT_OK;
 }

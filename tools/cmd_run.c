@@ -7,7 +7,7 @@
 
 static void help(void) {
   printf("usage: meshgossip run --algo NAME[:k=v,...] --topo SPEC [--model SPEC | --r R] [--bytes L]\n"
-         "                      [--json] [--export FILE|- [--format json|msccl|goal]] [--mem-limit BYTES]\n"
+         "                      [--json] [--export FILE|- [--format json|msccl|goal|ti]] [--mem-limit BYTES]\n"
          "                      [--timing sync|async|ranks]\n"
          "                      [--engine model|simgrid[:o=S,or=S,sync=data|rank,network=cm02|smpi]]\n"
          "                      [--export-ti DIR]\n"
@@ -30,7 +30,8 @@ static void help(void) {
          "  --bytes  gossip: bytes per node; exchange: bytes per block (default 1)\n"
          "  --export FILE  the verified schedule, written only if it verifies ('-': stdout);\n"
          "           --format json (ours, default), msccl (MSCCL's XML algorithm) or goal\n"
-         "           (LogGOPSim's GOAL), else taken from FILE's extension .json, .xml, .goal\n"
+         "           (LogGOPSim's GOAL), else taken from FILE's extension .json, .xml, .goal;\n"
+         "           --format ti: FILE is a directory, as --export-ti FILE\n"
          "  --algo auto  runs every registered algorithm of the problem (default gossip)\n"
          "           under the given model, picks the least verified cost and runs it;\n"
          "           the output names the pick (JSON: \"algorithm\" and \"auto\": true) and\n"
@@ -39,7 +40,7 @@ static void help(void) {
          "           network (S4U; docs/engine.md) and prints its time beside the model's;\n"
          "           o/or: sender/receiver CPU seconds per message (o defaults to the model's o, else ts)\n"
          "  --export-ti DIR  SimGrid time-independent traces, one per rank, for\n"
-         "           smpirun -replay DIR/traces.txt\n\n"
+         "           smpirun -replay DIR/traces.txt (written whole or not at all)\n\n"
          "examples:\n"
          "  meshgossip run --algo ring --topo ring:27 --r 2\n"
          "  meshgossip run --algo concentrate --topo ring:81 --r 10 --json\n"
@@ -66,6 +67,20 @@ int cmd_run(int argc, char **argv) {
   const mg_algo *a;
   mg_params ps;
   mg_status st;
+  if (o.format && !strcmp(o.format, "ti")) {
+    /* --export DIR --format ti is --export-ti DIR (CONTRACT.md) */
+    if (!o.export_path || o.export_ti) {
+      fprintf(stderr, "meshgossip: --format ti goes with --export DIR (and without --export-ti)\n");
+      return EXIT_USAGE;
+    }
+    o.export_ti = o.export_path;
+    o.export_path = NULL;
+    o.format = NULL;
+  }
+  if (o.export_ti && !strcmp(o.export_ti, "-")) {
+    fprintf(stderr, "meshgossip: TI traces are a directory of files: give --export-ti a directory, not '-'\n");
+    return EXIT_USAGE;
+  }
   mg_engine_opts eo;
   int ecode = cli_engine_setup(&o, &eo);
   if (ecode >= 0) return ecode;
@@ -128,7 +143,7 @@ int cmd_run(int argc, char **argv) {
   if (st != MG_OK && st != MG_ERR_VIOLATION) {
     mg_report_free(&rep);
     mg_trace_free(trace);
-    return use_engine ? cli_engine_fail(st, &err) : cli_fail(st, &err);
+    return cli_fail(st, &err);
   }
   if (o.export_path && !strcmp(o.export_path, "-")) {
     /* the schedule went to stdout: the report's gist to stderr */

@@ -6,7 +6,12 @@
  * "finalize". Per round a rank takes part in, it posts its receives, then
  * its sends, then waits for all: the order of the MPI executor
  * (src/mpi/exec.c), so that a replay times what the executor would do.
- * The tag is the round modulo 32768 (MPI guarantees tags up to 32767). */
+ * The tag is the round modulo 32768 (MPI guarantees tags up to 32767).
+ *
+ * Written as every export is: nothing half written. The files go to a
+ * hidden directory inside DIR and are moved into DIR only once all are
+ * written (traces.txt last); a failure removes them and leaves DIR as it
+ * was. */
 #include "meshgossip_engine.h"
 
 #include "../schedule/deps.h"
@@ -19,20 +24,66 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+/* Removes the hidden directory's files (rank0 .. rank(upto-1), traces.txt)
+ * and the directory. */
+static void drop_tmp(const char *tmp, uint32_t upto) {
+  char path[PATH_MAX + 64];
+  for (uint32_t v = 0; v < upto; v++) {
+    snprintf(path, sizeof path, "%s/rank%" PRIu32 ".txt", tmp, v);
+    unlink(path);
+  }
+  snprintf(path, sizeof path, "%s/traces.txt", tmp);
+  unlink(path);
+  rmdir(tmp);
+}
+
+/* Moves name from tmp into dir. */
+static int move_in(const char *tmp, const char *dir, const char *name) {
+  char from[PATH_MAX + 64], to[PATH_MAX + 64];
+  snprintf(from, sizeof from, "%s/%s", tmp, name);
+  snprintf(to, sizeof to, "%s/%s", dir, name);
+  return rename(from, to);
+}
+
+/* 0 when dir/name does not exist or is a regular file (to be replaced). */
+static int blocked(const char *dir, const char *name) {
+  char path[PATH_MAX + 64];
+  struct stat st;
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  return lstat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}
 
 mg_status mg_ti_write(const mg_deps *d, const char *dir, mg_err *err) {
   const mg_dep_xfer *x = mg_deps_xfers(d);
   size_t n = mg_deps_count(d);
-  uint32_t N = mg_deps_info(d)->topo.N;
+  uint32_t N = mg_deps_info(d)->topo.N, written = 0;
   mg_status st = MG_OK;
   uint64_t *start = NULL, *ev = NULL, *fill = NULL;
-  char path[PATH_MAX + 64], absdir[PATH_MAX];
+  char path[PATH_MAX + 64], absdir[PATH_MAX] = "", tmp[PATH_MAX + 64] = "", name[64];
   FILE *f = NULL, *list = NULL;
+  int made = 0, have_tmp = 0;
   for (size_t t = 0; t < n; t++)
     if (x[t].dst == MG_DEP_NONE) return mg_fail(err, MG_ERR_UNSUPPORTED, "TI traces cannot express a bus message");
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+  if (mkdir(dir, 0777) == 0)
+    made = 1;
+  else if (errno != EEXIST)
     return mg_fail(err, MG_ERR_IO, "cannot create %s: %s", dir, strerror(errno));
-  if (!realpath(dir, absdir)) return mg_fail(err, MG_ERR_IO, "cannot resolve %s: %s", dir, strerror(errno));
+  if (!realpath(dir, absdir)) {
+    st = mg_fail(err, MG_ERR_IO, "cannot resolve %s: %s", dir, strerror(errno));
+    goto out;
+  }
+  struct stat sd;
+  if (stat(absdir, &sd) != 0 || !S_ISDIR(sd.st_mode)) {
+    st = mg_fail(err, MG_ERR_IO, "%s is not a directory", dir);
+    goto out;
+  }
+  if (snprintf(tmp, sizeof tmp, "%s/.ti.tmpXXXXXX", absdir) >= (int)sizeof tmp || !mkdtemp(tmp)) {
+    st = mg_fail(err, MG_ERR_IO, "cannot create a directory in %s: %s", dir, strerror(errno));
+    goto out;
+  }
+  have_tmp = 1;
   /* per node, its events in transfer order: (t << 1) | is_send */
   start = mg_calloc((uint64_t)N + 1, sizeof *start);
   fill = mg_calloc((uint64_t)N + 1, sizeof *fill);
@@ -49,18 +100,20 @@ mg_status mg_ti_write(const mg_deps *d, const char *dir, mg_err *err) {
     ev[start[x[t].src] + fill[x[t].src]++] = ((uint64_t)t << 1) | 1u;
     ev[start[x[t].dst] + fill[x[t].dst]++] = (uint64_t)t << 1;
   }
-  snprintf(path, sizeof path, "%s/traces.txt", absdir);
+  snprintf(path, sizeof path, "%s/traces.txt", tmp);
   if (!(list = fopen(path, "w"))) {
     st = mg_fail(err, MG_ERR_IO, "cannot write %s: %s", path, strerror(errno));
     goto out;
   }
   for (uint32_t v = 0; v < N; v++) {
-    snprintf(path, sizeof path, "%s/rank%" PRIu32 ".txt", absdir, v);
-    fprintf(list, "%s\n", path);
+    /* the list names the files where they will be */
+    fprintf(list, "%s/rank%" PRIu32 ".txt\n", absdir, v);
+    snprintf(path, sizeof path, "%s/rank%" PRIu32 ".txt", tmp, v);
     if (!(f = fopen(path, "w"))) {
       st = mg_fail(err, MG_ERR_IO, "cannot write %s: %s", path, strerror(errno));
       goto out;
     }
+    written = v + 1;
     fprintf(f, "%" PRIu32 " init\n", v);
     for (uint64_t i = start[v]; i < start[v + 1];) {
       int64_t r = x[ev[i] >> 1].round;
@@ -87,9 +140,38 @@ mg_status mg_ti_write(const mg_deps *d, const char *dir, mg_err *err) {
     }
     f = NULL;
   }
+  {
+    int bad = ferror(list);
+    if (fclose(list) != 0 || bad) st = mg_fail(err, MG_ERR_IO, "write error on %s/traces.txt", tmp);
+    list = NULL;
+    if (st != MG_OK) goto out;
+  }
+  /* everything written: nothing in DIR may stand in the way of a file */
+  for (uint32_t v = 0; v <= N; v++) {
+    if (v < N)
+      snprintf(name, sizeof name, "rank%" PRIu32 ".txt", v);
+    else
+      snprintf(name, sizeof name, "traces.txt");
+    if (blocked(absdir, name)) {
+      st = mg_fail(err, MG_ERR_IO, "%s/%s is in the way: not a regular file", dir, name);
+      goto out;
+    }
+  }
+  for (uint32_t v = 0; v <= N; v++) {
+    if (v < N)
+      snprintf(name, sizeof name, "rank%" PRIu32 ".txt", v);
+    else
+      snprintf(name, sizeof name, "traces.txt");
+    if (move_in(tmp, absdir, name) != 0) {
+      st = mg_fail(err, MG_ERR_IO, "cannot move %s into %s: %s", name, dir, strerror(errno));
+      goto out;
+    }
+  }
 out:
   if (f) fclose(f);
-  if (list && fclose(list) != 0 && st == MG_OK) st = mg_fail(err, MG_ERR_IO, "write error on %s/traces.txt", absdir);
+  if (list) fclose(list);
+  if (have_tmp) drop_tmp(tmp, written);
+  if (st != MG_OK && made) rmdir(absdir[0] ? absdir : dir);
   free(start);
   free(fill);
   free(ev);

@@ -115,12 +115,23 @@ static mg_status read_info(json_t *root, mg_schedule_info *info, mg_err *err) {
   json_t *mv;
   json_object_foreach(model, mk, mv) {
     char spec[640]; /* a model value can be a bwf table */
-    if (json_is_string(mv))
-      snprintf(spec, sizeof spec, "%s=%s", mk, json_string_value(mv));
-    else if (json_is_number(mv))
-      snprintf(spec, sizeof spec, "%s=%.17g", mk, json_number_value(mv));
-    else
-      return mg_fail(err, MG_ERR_INVALID, "model.%s: expected a string or a number", mk);
+    /* one key = one value: no ',', '=' or '@' may smuggle in another
+     * setting (a review: "ts": "2,contention=shared" verified a contended
+     * schedule of a strict file) or a model file; the words are strings,
+     * every other key a number, as the exporter writes them */
+    if (!*mk || strspn(mk, "abcdefghijklmnopqrstuvwxyz_") != strlen(mk))
+      return mg_fail(err, MG_ERR_INVALID, "model: '%.40s' is no model key", mk);
+    static const char *const words[] = {"switching", "port", "contention", "timing", "bwf", "share", "routes"};
+    int word = 0;
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+      word |= !strcmp(mk, words[i]);
+    if (word && !json_is_string(mv)) return mg_fail(err, MG_ERR_INVALID, "model.%s: expected a string", mk);
+    if (!word && !json_is_number(mv)) return mg_fail(err, MG_ERR_INVALID, "model.%s: expected a number", mk);
+    if (word && strpbrk(json_string_value(mv), ",=@ \t\n"))
+      return mg_fail(err, MG_ERR_INVALID, "model.%s: '%.40s' is not one value", mk, json_string_value(mv));
+    int w = word ? snprintf(spec, sizeof spec, "%s=%s", mk, json_string_value(mv))
+                 : snprintf(spec, sizeof spec, "%s=%.17g", mk, json_number_value(mv));
+    if (w < 0 || (size_t)w >= sizeof spec) return mg_fail(err, MG_ERR_INVALID, "model.%s: too long", mk);
     if ((st = mg_model_parse(spec, &info->model, err)) != MG_OK) return st;
   }
   if ((st = need_number(json_object_get(root, "bytes"), &info->bytes, "bytes", err)) != MG_OK) return st;
@@ -465,15 +476,36 @@ mg_status mg_sfile_open(const char *path, uint64_t mem_limit, mg_sfile **out, mg
   if (!f) return mg_fail(err, MG_ERR_IO, "cannot open '%s'", path);
   /* the rounds are read twice: a pipe is first copied to a temporary file */
   struct stat sb;
+  if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+    fclose(f);
+    return mg_fail(err, MG_ERR_IO, "'%s' is a directory", path);
+  }
   if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+    /* a stream may never end (/dev/zero, /dev/urandom): what is no JSON
+     * text stops the copy at once, so that a mistake cannot fill the disk
+     * (a review): a schedule file opens with '{' (after white space or a
+     * byte order mark), and JSON text holds no NUL byte */
     FILE *t = tmpfile();
-    char buf[1 << 16];
-    size_t n;
-    int ok = t != NULL;
-    while (ok && (n = fread(buf, 1, sizeof buf, f)) > 0)
-      ok = fwrite(buf, 1, n, t) == n;
+    unsigned char buf[1 << 16];
+    size_t n, seen = 0;
+    int ok = t != NULL, text = 1;
+    while (ok && text && (n = fread(buf, 1, sizeof buf, f)) > 0) {
+      if (memchr(buf, 0, n)) text = 0;
+      for (size_t i = 0; text && seen < 4 && i < n; i++) {
+        unsigned char c = buf[i];
+        if (c == '{')
+          seen = 4;
+        else if (!(c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0xEF || c == 0xBB || c == 0xBF))
+          text = 0;
+      }
+      if (text) ok = fwrite(buf, 1, n, t) == n;
+    }
     ok = ok && !ferror(f) && fflush(t) == 0 && fseek(t, 0, SEEK_SET) == 0;
     fclose(f);
+    if (!text) {
+      if (t) fclose(t);
+      return mg_fail(err, MG_ERR_INVALID, "'%s' is not a schedule file (not JSON text)", path);
+    }
     if (!ok) {
       if (t) fclose(t);
       return mg_fail(err, MG_ERR_IO, "cannot copy '%s' to a temporary file", path);

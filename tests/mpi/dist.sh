@@ -157,6 +157,15 @@ for r, it in ((2, 9), (3, 3)):
   edit "$tmp/b.json" "$tmp/b1.json" 'd["model"]["ell"] = 2'
   same verify "$tmp/b1.json"
   expect 1 "over ell = 2"
+  # a file only rank 0 can read (standard input): every rank exits 2, none
+  # waits for ever (a review: rank 1 left, rank 0 hung in a reduction)
+  rm -f "$tmp"/rc.*
+  OMPI_MCA_orte_abort_on_non_zero_status=0 timeout 60 "$mpiexec" --allow-run-as-root --oversubscribe -n 2 \
+    bash -c '"$0" "$@"; echo $? >"'"$tmp"'/rc.$OMPI_COMM_WORLD_RANK"' "$mgmpi" verify /dev/stdin \
+    <"$tmp/b.json" >"$tmp/b.out" 2>"$tmp/b.err"
+  [ "$(cat "$tmp"/rc.0 "$tmp"/rc.1 2>/dev/null | tr '\n' ' ')" = "2 2 " ] ||
+    fail "verify /dev/stdin on 2 ranks: exits $(cat "$tmp"/rc.* 2>/dev/null | tr '\n' ' ')"
+  grep -q "standard input and pipes reach one rank only" "$tmp/b.err" || fail "verify /dev/stdin: $(cat "$tmp/b.err")"
   ;;
 *)
   echo "unknown case $case"

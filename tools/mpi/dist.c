@@ -23,6 +23,8 @@
 #include "meshgossip_mpi_shard.h"
 
 #include <fcntl.h>
+#include <stdint.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +106,32 @@ static int run_serial(const char *cmd, int argc, char **argv, uint32_t S, const 
   return rc;
 }
 
+/* verify FILE on several ranks: every rank reads FILE, so every rank must
+ * be able to (standard input and pipes reach one rank only). A rank that
+ * could not would leave the command before its first collective and the
+ * others waiting in it for ever (a review): all ranks agree first. 1: go. */
+static int file_everywhere(int ac, char **av, int me) {
+  cli_opts o;
+  int saved[2] = {-1, -1};
+  quiet(1, saved);
+  int parsed = cli_parse(ac, av, &o, " json mem-limit format topo model r bytes timing ");
+  quiet(0, saved);
+  if (!parsed || o.help || o.npositional != 1) return 1; /* the command says what is wrong, on every rank */
+  struct stat sb;
+  FILE *f = fopen(o.positional[0], "rb");
+  int ok = f && fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0, all = 0, first_bad = 0;
+  if (f) fclose(f);
+  int bad = ok ? INT32_MAX : me;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&bad, &first_bad, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!all && me == 0)
+    fprintf(stderr,
+            "meshgossip-mpi: every rank reads '%s', and rank %d cannot read it as a regular, non-empty file "
+            "(standard input and pipes reach one rank only)\n",
+            o.positional[0], first_bad);
+  return all;
+}
+
 int mg_tool_dist(int argc, char **argv, int me, int n) {
   const char *cmd = argv[1];
   long serial = 0;
@@ -132,6 +160,10 @@ int mg_tool_dist(int argc, char **argv, int me, int n) {
     av[ac++] = argv[i];
   }
   int rc;
+  if (n > 1 && !strcmp(cmd, "verify") && !file_everywhere(ac, av, me)) {
+    free(av);
+    return EXIT_USAGE;
+  }
   if (serial && n == 1) {
     rc = run_serial(cmd, ac, av, (uint32_t)serial, NULL, me);
   } else {
