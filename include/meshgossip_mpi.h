@@ -63,8 +63,12 @@ typedef struct mg_mpi_plan mg_mpi_plan;
  * caller (free with mg_mpi_plan_free); on failure *plan is NULL and the
  * returned error class is the same on every rank: MPI_ERR_TOPOLOGY (the
  * topology does not have comm's size), MPI_ERR_COMM (an intercommunicator),
- * MPI_ERR_ARG (unknown algorithm, or one that refuses the topology),
- * MPI_ERR_TYPE / MPI_ERR_COUNT (datatype or count problems), MPI_ERR_NO_MEM. */
+ * MPI_ERR_ARG (unknown algorithm, or one that refuses the topology, or
+ * ranks whose settings made them plan differently: another algorithm,
+ * topology, model or sync), MPI_ERR_TYPE / MPI_ERR_COUNT (datatype or
+ * count problems, ranks with different block sizes), MPI_ERR_NO_MEM. The
+ * plan keeps its own copies of the datatypes: the caller may free its
+ * handles after init. */
 int mg_mpi_allgather_init(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                           const mg_mpi_opts *opts, mg_mpi_plan **plan);
 /* The same for alltoall: block d of sendbuf goes to rank d, block s of

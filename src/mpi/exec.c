@@ -48,7 +48,17 @@ struct mg_mpi_plan {
   char *done; /* dataflow: message i has completed */
   char algo[128];
   char topo[64];
+  uint64_t model_fp; /* FNV-1a of the model this rank planned under */
 };
+
+/* FNV-1a, 64 bits: a fingerprint the ranks compare (plan_init) */
+static uint64_t fnv(uint64_t h, const void *data, size_t n) {
+  const unsigned char *b = data;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ b[i]) * 1099511628211ull;
+  return h;
+}
+#define FNV0 14695981039346656037ull
 
 static int to_mpi_error(mg_status st) {
   switch (st) {
@@ -174,8 +184,7 @@ static mg_status choose_algorithm(const char *spec, const mg_problem_spec *pb, c
   size_t n = 0;
   mg_status st = mg_compare(pb, NULL, 0, &rows, &n, err);
   if (st != MG_OK) return st;
-  st = mg_fail(err, MG_ERR_UNSUPPORTED, "no registered %s algorithm runs on this topology",
-               mg_problem_name(pb->problem));
+  st = MG_ERR_UNSUPPORTED;
   for (size_t i = 0; i < n; i++)
     if (!rows[i].refused && rows[i].rep.verified) {
       *a = rows[i].algo;
@@ -184,6 +193,8 @@ static mg_status choose_algorithm(const char *spec, const mg_problem_spec *pb, c
       st = MG_OK;
       break;
     }
+  if (st != MG_OK)
+    mg_fail(err, MG_ERR_UNSUPPORTED, "no registered %s algorithm runs on this topology", mg_problem_name(pb->problem));
   for (size_t i = 0; i < n; i++)
     mg_report_free(&rows[i].rep);
   free(rows);
@@ -194,6 +205,8 @@ void mg_mpi_plan_free(mg_mpi_plan **pp) {
   if (!pp || !*pp) return;
   mg_mpi_plan *p = *pp;
   if (p->comm != MPI_COMM_NULL) MPI_Comm_free(&p->comm);
+  if (p->stype != MPI_DATATYPE_NULL) MPI_Type_free(&p->stype);
+  if (p->rtype != MPI_DATATYPE_NULL) MPI_Type_free(&p->rtype);
   mg_plan_free(&p->rp);
   free(p->work_tmp);
   free(p->send_tmp);
@@ -217,9 +230,17 @@ static int plan_local(mg_mpi_plan *p, MPI_Comm comm, const mg_mpi_opts *o, mg_er
     return MPI_ERR_TYPE;
   }
   if ((rc = direct_type(p->rtype, &p->rdirect, &p->rext, &rsize)) != MPI_SUCCESS) return rc;
+  if (rsize < 0) { /* MPI_UNDEFINED: the type's size does not fit an int */
+    mg_fail(err, MG_ERR_TOO_LARGE, "recvtype holds more than 2^31-1 bytes");
+    return MPI_ERR_COUNT;
+  }
   p->L = (uint64_t)p->rcount * (uint64_t)rsize;
   if (p->stype != MPI_DATATYPE_NULL) {
     if ((rc = direct_type(p->stype, &p->sdirect, &p->sext, &ssize)) != MPI_SUCCESS) return rc;
+    if (ssize < 0) {
+      mg_fail(err, MG_ERR_TOO_LARGE, "sendtype holds more than 2^31-1 bytes");
+      return MPI_ERR_COUNT;
+    }
     if ((uint64_t)p->scount * (uint64_t)ssize != p->L) {
       mg_fail(err, MG_ERR_INVALID, "send and receive blocks differ in size (%llu and %llu bytes)",
               (unsigned long long)((uint64_t)p->scount * (uint64_t)ssize), (unsigned long long)p->L);
@@ -264,6 +285,11 @@ static int plan_local(mg_mpi_plan *p, MPI_Comm comm, const mg_mpi_opts *o, mg_er
   /* without round barriers a transfer starts when its items and its
    * sender's CPU are there: the model's async clock, which auto ranks by */
   if (p->dataflow) pb.model.timing = MG_TIMING_ASYNC;
+  {
+    char mb[1024];
+    mg_model_format(&pb.model, mb, sizeof mb);
+    p->model_fp = fnv(FNV0, mb, strlen(mb));
+  }
   int single = 0, *rank_of_node = NULL;
   if ((rc = find_topology(comm, p->size, o, &pb.topo, &rank_of_node, &single, err)) != MPI_SUCCESS) return rc;
   if (single || p->L == 0) {
@@ -348,6 +374,36 @@ static int plan_local(mg_mpi_plan *p, MPI_Comm comm, const mg_mpi_opts *o, mg_er
   return MPI_SUCCESS;
 }
 
+/* Every rank made a plan: the same one? A rank with another block size,
+ * algorithm, topology, model or clock (a per-node MESHGOSSIP_MODEL=@FILE
+ * that makes auto choose otherwise) would wait for ever in a plan the
+ * others do not run (a review). Two reductions every rank reaches. */
+static int same_plan(const mg_mpi_plan *p, MPI_Comm comm, mg_err *err) {
+  uint64_t L[2] = {p->L, ~p->L}, Lr[2];
+  int rc = MPI_Allreduce(L, Lr, 2, MPI_UINT64_T, MPI_MAX, comm);
+  if (rc != MPI_SUCCESS) return rc;
+  if (Lr[0] != ~Lr[1]) {
+    mg_fail(err, MG_ERR_INVALID, "the ranks give different block sizes (%llu to %llu bytes)",
+            (unsigned long long)~Lr[1], (unsigned long long)Lr[0]);
+    return MPI_ERR_COUNT;
+  }
+  /* a local copy (one rank, zero bytes) runs the same under any model */
+  uint64_t h = p->trivial ? FNV0 : fnv(FNV0, &p->model_fp, sizeof p->model_fp);
+  h = fnv(h, p->algo, strlen(p->algo));
+  h = fnv(h, p->topo, strlen(p->topo));
+  h = fnv(h, &p->dataflow, sizeof p->dataflow);
+  uint64_t f[2] = {h, ~h}, fr[2];
+  if ((rc = MPI_Allreduce(f, fr, 2, MPI_UINT64_T, MPI_MAX, comm)) != MPI_SUCCESS) return rc;
+  if (fr[0] != ~fr[1]) {
+    mg_fail(err, MG_ERR_INVALID,
+            "the ranks planned differently (this one %s on %s, sync=%s): give every rank the same "
+            "MESHGOSSIP_* settings and model",
+            p->algo, p->topo, p->dataflow ? "data" : "rounds");
+    return MPI_ERR_ARG;
+  }
+  return MPI_SUCCESS;
+}
+
 static int plan_init(mg_problem problem, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype, MPI_Comm comm,
                      const mg_mpi_opts *o, mg_mpi_plan **out) {
   mg_err local, *err = o && o->err ? o->err : &local;
@@ -367,10 +423,18 @@ static int plan_init(mg_problem problem, int scount, MPI_Datatype stype, int rco
   if (p) {
     p->comm = MPI_COMM_NULL;
     p->problem = problem;
-    p->scount = scount, p->stype = stype, p->rcount = rcount, p->rtype = rtype;
+    p->scount = scount, p->rcount = rcount;
+    p->stype = p->rtype = MPI_DATATYPE_NULL;
     MPI_Comm_size(comm, &p->size);
     MPI_Comm_rank(comm, &p->rank);
-    lrc = plan_local(p, comm, o, err);
+    /* the plan keeps its own handles: a persistent plan outlives the
+     * caller's MPI_Type_free, as MPI's persistent collectives do */
+    if (stype != MPI_DATATYPE_NULL && MPI_Type_dup(stype, &p->stype) != MPI_SUCCESS)
+      lrc = MPI_ERR_TYPE, mg_fail(err, MG_ERR_INVALID, "sendtype cannot be duplicated");
+    else if (rtype != MPI_DATATYPE_NULL && MPI_Type_dup(rtype, &p->rtype) != MPI_SUCCESS)
+      lrc = MPI_ERR_TYPE, mg_fail(err, MG_ERR_INVALID, "recvtype cannot be duplicated");
+    else
+      lrc = plan_local(p, comm, o, err);
   } else {
     mg_fail(err, MG_ERR_NOMEM, "out of memory for the MPI plan");
   }
@@ -389,6 +453,7 @@ static int plan_init(mg_problem problem, int scount, MPI_Datatype stype, int rco
     if (lrc == MPI_SUCCESS) mg_fail(err, MG_ERR_INVALID, "another rank could not make the plan");
     rc = worst;
   }
+  if (rc == MPI_SUCCESS) rc = same_plan(p, dup, err);
   if (rc != MPI_SUCCESS) {
     MPI_Comm_free(&dup);
     mg_mpi_plan_free(&p);
@@ -571,8 +636,10 @@ int mg_mpi_start(mg_mpi_plan *p, const void *sendbuf, void *recvbuf) {
     if (inplace) return MPI_SUCCESS;
     char *tmp = malloc(L);
     if (!tmp) return MPI_ERR_NO_MEM;
-    rc = pack(MPI_COMM_SELF, sendbuf, p->scount, p->stype, tmp, L);
-    if (rc == MPI_SUCCESS) rc = unpack(MPI_COMM_SELF, tmp, L, myblock_out, p->rcount, p->rtype);
+    /* on the plan's communicator, whose errors return (MPI_COMM_SELF's
+     * would abort whatever the caller's handler says) */
+    rc = pack(p->comm, sendbuf, p->scount, p->stype, tmp, L);
+    if (rc == MPI_SUCCESS) rc = unpack(p->comm, tmp, L, myblock_out, p->rcount, p->rtype);
     free(tmp);
     return rc;
   }

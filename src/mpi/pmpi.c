@@ -107,7 +107,8 @@ static atomic_int said_pmpi, said_inter;
  * otherwise be ignored in silence): said once, by rank 0 of the first
  * communicator intercepted. */
 static const char *const known_env[] = {"MESHGOSSIP_ALLGATHER", "MESHGOSSIP_ALLTOALL", "MESHGOSSIP_TOPO",
-                                        "MESHGOSSIP_MODEL",     "MESHGOSSIP_SYNC",     "MESHGOSSIP_VERBOSE"};
+                                        "MESHGOSSIP_MODEL",     "MESHGOSSIP_SYNC",     "MESHGOSSIP_VERBOSE",
+                                        "MESHGOSSIP_PROGRESS"};
 extern char **environ;
 static atomic_int env_checked;
 
@@ -124,7 +125,8 @@ static void check_env(MPI_Comm comm) {
     if (!known)
       fprintf(stderr,
               "meshgossip: warning: unknown variable %.*s ignored (known: MESHGOSSIP_ALLGATHER, "
-              "MESHGOSSIP_ALLTOALL, MESHGOSSIP_TOPO, MESHGOSSIP_MODEL, MESHGOSSIP_SYNC, MESHGOSSIP_VERBOSE)\n",
+              "MESHGOSSIP_ALLTOALL, MESHGOSSIP_TOPO, MESHGOSSIP_MODEL, MESHGOSSIP_SYNC, MESHGOSSIP_VERBOSE, "
+              "MESHGOSSIP_PROGRESS)\n",
               (int)len, *e);
   }
 }
@@ -133,21 +135,31 @@ static void check_env(MPI_Comm comm) {
  * the block size in bytes must be the same on every rank and each rank's
  * send block as large as its receive block (a program that breaks this
  * would leave some ranks waiting in a plan built for another size), and
- * *anymiss says whether some rank must plan (then all do, together).
+ * *anymiss says whether some rank must plan (then all do, together),
+ * *anypmpi whether some rank was told to use MPI's own (then all do: a
+ * rank set apart by its environment would otherwise leave the others
+ * waiting in a plan, a review).
  * Returns MPI_SUCCESS or the error class every rank returns. */
-static int agree(int inplace, int sc, MPI_Datatype st, int rc, MPI_Datatype rt, int miss, MPI_Comm comm, int *anymiss) {
+static int agree(int inplace, int sc, MPI_Datatype st, int rc, MPI_Datatype rt, int miss, int pmpi, MPI_Comm comm,
+                 int *anymiss, int *anypmpi) {
+  /* bad, the worst over the ranks: 3 a negative count (MPI_ERR_COUNT),
+   * 2 a type MPI cannot size (MPI_ERR_TYPE), 1 send and receive blocks of
+   * different sizes (MPI_ERR_TRUNCATE): the classes MPI's own gives */
   int rsz = 0, ssz = 0, bad = 0;
-  if (rc < 0 || rt == MPI_DATATYPE_NULL || PMPI_Type_size(rt, &rsz) != MPI_SUCCESS) bad = 1;
-  long long L = bad ? 0 : (long long)rc * rsz;
-  if (!bad && !inplace &&
-      (sc < 0 || st == MPI_DATATYPE_NULL || PMPI_Type_size(st, &ssz) != MPI_SUCCESS || (long long)sc * ssz != L))
+  if (rc < 0 || (!inplace && sc < 0))
+    bad = 3;
+  else if (rt == MPI_DATATYPE_NULL || PMPI_Type_size(rt, &rsz) != MPI_SUCCESS || rsz < 0 ||
+           (!inplace && (st == MPI_DATATYPE_NULL || PMPI_Type_size(st, &ssz) != MPI_SUCCESS || ssz < 0)))
     bad = 2;
-  long long v[4] = {L, -L, bad, miss}, w[4];
-  int e = PMPI_Allreduce(v, w, 4, MPI_LONG_LONG, MPI_MAX, comm);
+  long long L = bad ? 0 : (long long)rc * rsz;
+  if (!bad && !inplace && (long long)sc * ssz != L) bad = 1;
+  long long v[5] = {L, -L, bad, miss, pmpi}, w[5];
+  int e = PMPI_Allreduce(v, w, 5, MPI_LONG_LONG, MPI_MAX, comm);
   if (e != MPI_SUCCESS) return e;
   *anymiss = w[3] != 0;
-  if (w[2]) return MPI_ERR_TRUNCATE;
-  if (w[0] != -w[1]) return MPI_ERR_COUNT;
+  *anypmpi = w[4] != 0;
+  if (w[2]) return w[2] == 3 ? MPI_ERR_COUNT : w[2] == 2 ? MPI_ERR_TYPE : MPI_ERR_TRUNCATE;
+  if (w[0] != -w[1]) return MPI_ERR_SIZE;
   return MPI_SUCCESS;
 }
 
@@ -169,10 +181,7 @@ static int intercept(mg_problem pr, const void *sb, int sc, MPI_Datatype st, voi
 #define PMPI_CALL()                                                                                                    \
   (pr == MG_GOSSIP ? PMPI_Allgather(sb, sc, st, rb, rc, rt, comm) : PMPI_Alltoall(sb, sc, st, rb, rc, rt, comm))
   check_env(comm);
-  if (algo && (!strcmp(algo, "pmpi") || !strcmp(algo, "off"))) {
-    if (!atomic_exchange(&said_pmpi, 1)) say(comm, coll, rc, "PMPI (MESHGOSSIP_* = pmpi)");
-    return PMPI_CALL();
-  }
+  int want_pmpi = algo && (!strcmp(algo, "pmpi") || !strcmp(algo, "off"));
   if (comm == MPI_COMM_NULL || MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) {
     if (comm != MPI_COMM_NULL && !atomic_exchange(&said_inter, 1)) say(comm, coll, rc, "PMPI (intercommunicator)");
     return PMPI_CALL();
@@ -208,11 +217,20 @@ static int intercept(mg_problem pr, const void *sb, int sc, MPI_Datatype st, voi
       break;
     }
   }
-  int anymiss = 0, e = agree(inplace, sc, st, rc, rt, hit == NULL, comm, &anymiss);
+  int anymiss = 0, anypmpi = 0, e = agree(inplace, sc, st, rc, rt, hit == NULL, want_pmpi, comm, &anymiss, &anypmpi);
+  if (e == MPI_SUCCESS && anypmpi) {
+    if (!atomic_exchange(&said_pmpi, 1))
+      say(comm, coll, rc, want_pmpi ? "PMPI (MESHGOSSIP_* = pmpi)" : "PMPI (another rank's MESHGOSSIP_* = pmpi)");
+    return PMPI_CALL();
+  }
   if (e != MPI_SUCCESS) {
     say(comm, coll, rc,
-        e == MPI_ERR_COUNT ? "error: block sizes differ between ranks"
-                           : "error: a rank's send and receive blocks differ in size");
+        e == MPI_ERR_SIZE    ? "error: block sizes differ between ranks"
+        : e == MPI_ERR_COUNT ? "error: a rank gives a negative count"
+        : e == MPI_ERR_TYPE  ? "error: a rank gives a datatype MPI cannot size"
+                             : "error: a rank's send and receive blocks differ in size");
+    /* a block-size mismatch is a count error to the caller */
+    if (e == MPI_ERR_SIZE) e = MPI_ERR_COUNT;
     MPI_Comm_call_errhandler(comm, e);
     return e;
   }
