@@ -133,6 +133,8 @@ case_ 2 "a cycle in the dependencies" ring:4 \
 case_ 2 "deps 9: tb 0 has 5 steps" ring:4 "s = s.replace('depid=\"-1\" deps=\"-1\"', 'depid=\"0\" deps=\"9\"', 1)"
 case_ 2 "sends cnt 2" ring:4 "s = s.replace('type=\"s\" srcbuf=\"o\" srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\"', 'type=\"s\" srcbuf=\"o\" srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\" cnt=\"2\"', 1)"
 case_ 2 "outside its buffer" ring:4 "s = s.replace('srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\"', 'srcoff=\"0\" dstbuf=\"o\" dstoff=\"4\" cnt=\"1\"', 1)"
+# a send's dstoff is where it lands on its peer: inside the peer's buffer
+case_ 2 "outside its buffer" ring:4 "s = s.replace('type=\"s\" srcbuf=\"o\" srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\"', 'type=\"s\" srcbuf=\"o\" srcoff=\"0\" dstbuf=\"o\" dstoff=\"4\" cnt=\"1\"', 1)"
 case_ 2 "<step srcoff=\"x1\">: expected a whole number" ring:4 "s = s.replace('srcoff=\"0\"', 'srcoff=\"x1\"', 1)"
 case_ 2 "nchunksperloop 6 is not a multiple of ngpus 4" ring:4 "s = s.replace('nchunksperloop=\"4\"', 'nchunksperloop=\"6\"')"
 case_ 2 "3 <gpu> elements for ngpus=\"4\"" ring:4 "i = s.index('<gpu id=\"3\"'); j = s.index('</gpu>', i) + 6; s = s[:i] + s[j:]"

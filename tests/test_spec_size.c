@@ -48,11 +48,13 @@ static void test_pick(void **state) {
 static void test_malformed(void **state) {
   (void)state;
   static const char *const bad[] = {"ring<=;auto", "ring<=12k;auto", "<=100;auto", "ring<=100;;auto",
-                                    "ring<=99999999999999999999999;auto"};
+                                    "ring<=99999999999999999999999;auto",
+                                    /* a later entry is checked too, the size taking the first */
+                                    "ring<=12;rign", "ring<=12;concentrate<=abc"};
   char out[128];
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     mg_err e = {{0}};
-    assert_int_equal(mg_spec_by_size(bad[i], 1000, out, sizeof out, &e), MG_ERR_INVALID);
+    assert_int_equal(mg_spec_by_size(bad[i], 12, out, sizeof out, &e), MG_ERR_INVALID);
     assert_true(strlen(e.msg) > 0);
   }
   char small[8];

@@ -16,7 +16,11 @@ mg_status mg_spec_by_size(const char *spec, uint64_t L, char *out, size_t n, mg_
     memcpy(out, spec, strlen(spec) + 1);
     return MG_OK;
   }
-  const char *p = spec;
+  /* every entry is checked, not only up to the one that takes L: a typo
+   * in a later entry ("ring<=12;rign") must not wait for a larger block to
+   * show (a review) */
+  const char *p = spec, *pick = NULL;
+  size_t picklen = 0;
   for (;;) {
     const char *end = strchr(p, ';');
     size_t len = end ? (size_t)(end - p) : strlen(p);
@@ -25,6 +29,15 @@ mg_status mg_spec_by_size(const char *spec, uint64_t L, char *out, size_t n, mg_
       if (p[i] == '<' && p[i + 1] == '=') le = p + i;
     size_t slen = le ? (size_t)(le - p) : len;
     if (slen == 0) return mg_fail(err, MG_ERR_INVALID, "empty algorithm in the per-size spec '%s'", spec);
+    if (slen >= n) return mg_fail(err, MG_ERR_TOO_LARGE, "algorithm spec longer than %zu bytes", n - 1);
+    memcpy(out, p, slen);
+    out[slen] = '\0';
+    if (strcmp(out, "auto") != 0) {
+      const mg_algo *a;
+      mg_params ps;
+      /* its message stands; the spec as a whole is malformed */
+      if (mg_algo_lookup(out, &a, &ps, err) != MG_OK) return MG_ERR_INVALID;
+    }
     int takes = 1;
     if (le) {
       const char *b = le + 2, *bend = p + len;
@@ -37,15 +50,14 @@ mg_status mg_spec_by_size(const char *spec, uint64_t L, char *out, size_t n, mg_
       }
       takes = L <= bound;
     }
-    if (takes) {
-      if (slen >= n) return mg_fail(err, MG_ERR_TOO_LARGE, "algorithm spec longer than %zu bytes", n - 1);
-      memcpy(out, p, slen);
-      out[slen] = '\0';
-      return MG_OK;
-    }
+    if (takes && !pick) pick = p, picklen = slen;
     if (!end) break;
     p = end + 1;
   }
-  return mg_fail(err, MG_ERR_INVALID, "the per-size spec '%s' has no entry for %llu bytes", spec,
-                 (unsigned long long)L);
+  if (!pick)
+    return mg_fail(err, MG_ERR_INVALID, "the per-size spec '%s' has no entry for %llu bytes", spec,
+                   (unsigned long long)L);
+  memcpy(out, pick, picklen);
+  out[picklen] = '\0';
+  return MG_OK;
 }

@@ -64,7 +64,8 @@ static mg_status read_info(json_t *root, mg_schedule_info *info, mg_err *err) {
   json_t *pr = json_object_get(root, "problem");
   if ((st = mg_problem_parse(json_is_string(pr) ? json_string_value(pr) : "", &info->problem, err)) != MG_OK) return st;
   json_t *al = json_object_get(root, "algorithm");
-  snprintf(info->algorithm, sizeof info->algorithm, "%s", json_is_string(al) ? json_string_value(al) : "file");
+  if (al && !json_is_string(al)) return mg_fail(err, MG_ERR_INVALID, "algorithm: expected a string");
+  snprintf(info->algorithm, sizeof info->algorithm, "%s", al ? json_string_value(al) : "file");
   json_t *params = json_object_get(root, "params");
   if (json_is_object(params)) {
     const char *k;
@@ -163,6 +164,10 @@ static mg_status read_transfer(json_t *o, mg_round *r, const char *where, mg_err
       tr.bus = MG_BUS_COL;
     else
       return mg_fail(err, MG_ERR_INVALID, "%s.bus: expected \"row\" or \"col\"", where);
+    /* a bus message reaches its row or column: a receiver or a route
+     * beside it says something the schedule would not do */
+    if (json_object_get(o, "dst") || json_object_get(o, "route"))
+      return mg_fail(err, MG_ERR_INVALID, "%s: a bus message has no dst or route", where);
     tr.dst = UINT32_MAX;
   } else {
     if ((st = need_uint(json_object_get(o, "dst"), UINT32_MAX - 1, &dst, "", NULL)) != MG_OK) {

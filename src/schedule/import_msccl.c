@@ -375,6 +375,10 @@ static mg_status check_steps(mg_msccl *m, mg_err *err) {
       int ok = 1;
       if (s->kind == K_SEND || s->kind == K_CPY) ok = in_buf(m, s->gpu, s->srcbuf, s->srcoff, s->cnt);
       if (ok && (is_recv_half(s) || s->kind == K_CPY)) ok = in_buf(m, s->gpu, s->dstbuf, s->dstoff, s->cnt);
+      /* a send names where it lands on its peer (msccl-tools writes the
+       * receiver's buffer and offset): that too must be inside */
+      if (ok && s->kind == K_SEND && s->dstoff >= 0 && tb->send >= 0 && tb->send < m->ngpus)
+        ok = in_buf(m, (uint32_t)tb->send, s->dstbuf, s->dstoff, s->cnt);
       if (!ok)
         return fail(err, MG_ERR_INVALID, m, "%s: an offset plus cnt %lld is outside its buffer at gpu %u", where,
                     (long long)s->cnt, s->gpu);
