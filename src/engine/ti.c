@@ -26,32 +26,48 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The TI file names: rank<v>.txt for v < N, traces.txt for v == N. */
+static void file_name(char *name, size_t n, uint32_t v, uint32_t N) {
+  if (v < N)
+    snprintf(name, n, "rank%" PRIu32 ".txt", v);
+  else
+    snprintf(name, n, "traces.txt");
+}
+
+/* out = dir/name; -1 if it does not fit (the paths stay under PATH_MAX +
+ * 64: mkdtemp's directory is checked against that). */
+static int join(char *out, size_t n, const char *dir, const char *name) {
+  size_t a = strlen(dir), b = strlen(name);
+  if (a + 1 + b + 1 > n) return -1;
+  memcpy(out, dir, a);
+  out[a] = '/';
+  memcpy(out + a + 1, name, b + 1);
+  return 0;
+}
+
 /* Removes the hidden directory's files (rank0 .. rank(upto-1), traces.txt)
  * and the directory. */
-static void drop_tmp(const char *tmp, uint32_t upto) {
-  char path[PATH_MAX + 64];
-  for (uint32_t v = 0; v < upto; v++) {
-    snprintf(path, sizeof path, "%s/rank%" PRIu32 ".txt", tmp, v);
-    unlink(path);
+static void drop_tmp(const char *tmp, uint32_t upto, uint32_t N) {
+  char path[PATH_MAX + 128], name[64];
+  for (uint32_t v = 0; v <= upto && v <= N; v++) {
+    file_name(name, sizeof name, v < upto ? v : N, N);
+    if (join(path, sizeof path, tmp, name) == 0) unlink(path);
   }
-  snprintf(path, sizeof path, "%s/traces.txt", tmp);
-  unlink(path);
   rmdir(tmp);
 }
 
 /* Moves name from tmp into dir. */
 static int move_in(const char *tmp, const char *dir, const char *name) {
-  char from[PATH_MAX + 64], to[PATH_MAX + 64];
-  snprintf(from, sizeof from, "%s/%s", tmp, name);
-  snprintf(to, sizeof to, "%s/%s", dir, name);
+  char from[PATH_MAX + 128], to[PATH_MAX + 128];
+  if (join(from, sizeof from, tmp, name) || join(to, sizeof to, dir, name)) return -1;
   return rename(from, to);
 }
 
 /* 0 when dir/name does not exist or is a regular file (to be replaced). */
 static int blocked(const char *dir, const char *name) {
-  char path[PATH_MAX + 64];
+  char path[PATH_MAX + 128];
   struct stat st;
-  snprintf(path, sizeof path, "%s/%s", dir, name);
+  if (join(path, sizeof path, dir, name)) return 1;
   return lstat(path, &st) == 0 && !S_ISREG(st.st_mode);
 }
 
@@ -61,7 +77,7 @@ mg_status mg_ti_write(const mg_deps *d, const char *dir, mg_err *err) {
   uint32_t N = mg_deps_info(d)->topo.N, written = 0;
   mg_status st = MG_OK;
   uint64_t *start = NULL, *ev = NULL, *fill = NULL;
-  char path[PATH_MAX + 64], absdir[PATH_MAX] = "", tmp[PATH_MAX + 64] = "", name[64];
+  char path[PATH_MAX + 128], absdir[PATH_MAX] = "", tmp[PATH_MAX + 64] = "", name[64];
   FILE *f = NULL, *list = NULL;
   int made = 0, have_tmp = 0;
   for (size_t t = 0; t < n; t++)
@@ -100,16 +116,15 @@ mg_status mg_ti_write(const mg_deps *d, const char *dir, mg_err *err) {
     ev[start[x[t].src] + fill[x[t].src]++] = ((uint64_t)t << 1) | 1u;
     ev[start[x[t].dst] + fill[x[t].dst]++] = (uint64_t)t << 1;
   }
-  snprintf(path, sizeof path, "%s/traces.txt", tmp);
-  if (!(list = fopen(path, "w"))) {
+  if (join(path, sizeof path, tmp, "traces.txt") || !(list = fopen(path, "w"))) {
     st = mg_fail(err, MG_ERR_IO, "cannot write %s: %s", path, strerror(errno));
     goto out;
   }
   for (uint32_t v = 0; v < N; v++) {
     /* the list names the files where they will be */
     fprintf(list, "%s/rank%" PRIu32 ".txt\n", absdir, v);
-    snprintf(path, sizeof path, "%s/rank%" PRIu32 ".txt", tmp, v);
-    if (!(f = fopen(path, "w"))) {
+    file_name(name, sizeof name, v, N);
+    if (join(path, sizeof path, tmp, name) || !(f = fopen(path, "w"))) {
       st = mg_fail(err, MG_ERR_IO, "cannot write %s: %s", path, strerror(errno));
       goto out;
     }
@@ -148,20 +163,14 @@ mg_status mg_ti_write(const mg_deps *d, const char *dir, mg_err *err) {
   }
   /* everything written: nothing in DIR may stand in the way of a file */
   for (uint32_t v = 0; v <= N; v++) {
-    if (v < N)
-      snprintf(name, sizeof name, "rank%" PRIu32 ".txt", v);
-    else
-      snprintf(name, sizeof name, "traces.txt");
+    file_name(name, sizeof name, v, N);
     if (blocked(absdir, name)) {
       st = mg_fail(err, MG_ERR_IO, "%s/%s is in the way: not a regular file", dir, name);
       goto out;
     }
   }
   for (uint32_t v = 0; v <= N; v++) {
-    if (v < N)
-      snprintf(name, sizeof name, "rank%" PRIu32 ".txt", v);
-    else
-      snprintf(name, sizeof name, "traces.txt");
+    file_name(name, sizeof name, v, N);
     if (move_in(tmp, absdir, name) != 0) {
       st = mg_fail(err, MG_ERR_IO, "cannot move %s into %s: %s", name, dir, strerror(errno));
       goto out;
@@ -170,7 +179,7 @@ mg_status mg_ti_write(const mg_deps *d, const char *dir, mg_err *err) {
 out:
   if (f) fclose(f);
   if (list) fclose(list);
-  if (have_tmp) drop_tmp(tmp, written);
+  if (have_tmp) drop_tmp(tmp, written, N);
   if (st != MG_OK && made) rmdir(absdir[0] ? absdir : dir);
   free(start);
   free(fill);
