@@ -67,7 +67,7 @@ typedef struct mg_mpi_plan mg_mpi_plan;
  * ranks whose settings made them plan differently: another algorithm,
  * topology, model or sync), MPI_ERR_TYPE / MPI_ERR_COUNT (datatype or
  * count problems, ranks with different block sizes), MPI_ERR_NO_MEM. The
- * plan keeps its own copies of the datatypes: the caller may free its
+ * plan keeps its own copies of derived datatypes: the caller may free its
  * handles after init. */
 int mg_mpi_allgather_init(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                           const mg_mpi_opts *opts, mg_mpi_plan **plan);

@@ -14,7 +14,8 @@ within its classes.
 
 Nodes fall into classes of given sizes; the nodes of a class act alike. Each
 class-c node sends up to K messages; a class-d node receives a[c,k,d] of the
-k-th messages of class c (n_c = sum_d n_d a[c,k,d]); each node needs 63
+k-th messages of class c (n_c = sum_d n_d a[c,k,d]; at most four k-th
+messages into a node, one per in-link); each node needs 63
 pieces by D. Minimise D. Warm start: every class as the best uniform schedule
 (a depth-first search over sizes and call times, `uniform`).
 

@@ -1,5 +1,6 @@
 /* meshgossip run: one algorithm, verified and priced; optionally exported. */
 #include "cli.h"
+#include "../src/util/internal.h"
 #include "meshgossip_draw.h"
 
 #include <stdio.h>
@@ -40,7 +41,7 @@ static void help(void) {
          "           network (S4U; docs/engine.md) and prints its time beside the model's;\n"
          "           o/or: sender/receiver CPU seconds per message (o defaults to the model's o, else ts)\n"
          "  --export-ti DIR  SimGrid time-independent traces, one per rank, for\n"
-         "           smpirun -replay DIR/traces.txt (written whole or not at all)\n\n"
+         "           smpirun -replay DIR/traces.txt (never half written)\n\n"
          "examples:\n"
          "  meshgossip run --algo ring --topo ring:27 --r 2\n"
          "  meshgossip run --algo concentrate --topo ring:81 --r 10 --json\n"
@@ -122,7 +123,8 @@ int cmd_run(int argc, char **argv) {
     fprintf(stderr, "meshgossip: --format goes with --export FILE\n");
     return EXIT_USAGE;
   }
-  if (o.export_path && !strcmp(o.export_path, "-") && o.json) {
+  int export_stdout = o.export_path && mg_outfile_is_stdout(o.export_path);
+  if (export_stdout && o.json) {
     fprintf(stderr, "meshgossip: --export - and --json both write to stdout; give --export a file\n");
     return EXIT_USAGE;
   }
@@ -145,7 +147,7 @@ int cmd_run(int argc, char **argv) {
     mg_trace_free(trace);
     return cli_fail(st, &err);
   }
-  if (o.export_path && !strcmp(o.export_path, "-")) {
+  if (export_stdout) {
     /* the schedule went to stdout: the report's gist to stderr */
     if (rep.verified)
       fprintf(stderr, "meshgossip: %s verified, cost %.17g, %lld rounds\n", a->name, rep.cost, (long long)rep.rounds);

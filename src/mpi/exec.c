@@ -41,6 +41,7 @@ struct mg_mpi_plan {
   MPI_Datatype stype, rtype;
   MPI_Aint sext, rext;
   int sdirect, rdirect; /* basic type whose extent is its size */
+  int sdup, rdup;       /* stype, rtype are the plan's duplicates (derived types) */
   char *work_tmp, *send_tmp, *temp, *stage;
   MPI_Request *reqs;
   size_t maxreq;
@@ -205,8 +206,8 @@ void mg_mpi_plan_free(mg_mpi_plan **pp) {
   if (!pp || !*pp) return;
   mg_mpi_plan *p = *pp;
   if (p->comm != MPI_COMM_NULL) MPI_Comm_free(&p->comm);
-  if (p->stype != MPI_DATATYPE_NULL) MPI_Type_free(&p->stype);
-  if (p->rtype != MPI_DATATYPE_NULL) MPI_Type_free(&p->rtype);
+  if (p->sdup) MPI_Type_free(&p->stype);
+  if (p->rdup) MPI_Type_free(&p->rtype);
   mg_plan_free(&p->rp);
   free(p->work_tmp);
   free(p->send_tmp);
@@ -374,6 +375,22 @@ static int plan_local(mg_mpi_plan *p, MPI_Comm comm, const mg_mpi_opts *o, mg_er
   return MPI_SUCCESS;
 }
 
+/* *kept = t, or a duplicate of t if it is a derived type (*dup = 1). */
+static int keep_type(MPI_Datatype t, MPI_Datatype *kept, int *dup) {
+  int ni, na, nd, comb, rc;
+  *kept = t;
+  *dup = 0;
+  if (t == MPI_DATATYPE_NULL) return MPI_SUCCESS;
+  if ((rc = MPI_Type_get_envelope(t, &ni, &na, &nd, &comb)) != MPI_SUCCESS) return rc;
+  if (comb == MPI_COMBINER_NAMED) return MPI_SUCCESS;
+  if ((rc = MPI_Type_dup(t, kept)) != MPI_SUCCESS) {
+    *kept = MPI_DATATYPE_NULL;
+    return rc;
+  }
+  *dup = 1;
+  return MPI_SUCCESS;
+}
+
 /* Every rank made a plan: the same one? A rank with another block size,
  * algorithm, topology, model or clock (a per-node MESHGOSSIP_MODEL=@FILE
  * that makes auto choose otherwise) would wait for ever in a plan the
@@ -387,11 +404,15 @@ static int same_plan(const mg_mpi_plan *p, MPI_Comm comm, mg_err *err) {
             (unsigned long long)~Lr[1], (unsigned long long)Lr[0]);
     return MPI_ERR_COUNT;
   }
-  /* a local copy (one rank, zero bytes) runs the same under any model */
-  uint64_t h = p->trivial ? FNV0 : fnv(FNV0, &p->model_fp, sizeof p->model_fp);
-  h = fnv(h, p->algo, strlen(p->algo));
-  h = fnv(h, p->topo, strlen(p->topo));
-  h = fnv(h, &p->dataflow, sizeof p->dataflow);
+  /* a local copy (one rank, zero bytes) is the same plan whatever the
+   * settings: nothing moves between ranks */
+  uint64_t h = FNV0;
+  if (!p->trivial) {
+    h = fnv(h, &p->model_fp, sizeof p->model_fp);
+    h = fnv(h, p->algo, strlen(p->algo));
+    h = fnv(h, p->topo, strlen(p->topo));
+    h = fnv(h, &p->dataflow, sizeof p->dataflow);
+  }
   uint64_t f[2] = {h, ~h}, fr[2];
   if ((rc = MPI_Allreduce(f, fr, 2, MPI_UINT64_T, MPI_MAX, comm)) != MPI_SUCCESS) return rc;
   if (fr[0] != ~fr[1]) {
@@ -427,11 +448,14 @@ static int plan_init(mg_problem problem, int scount, MPI_Datatype stype, int rco
     p->stype = p->rtype = MPI_DATATYPE_NULL;
     MPI_Comm_size(comm, &p->size);
     MPI_Comm_rank(comm, &p->rank);
-    /* the plan keeps its own handles: a persistent plan outlives the
-     * caller's MPI_Type_free, as MPI's persistent collectives do */
-    if (stype != MPI_DATATYPE_NULL && MPI_Type_dup(stype, &p->stype) != MPI_SUCCESS)
+    /* the plan keeps its own handles of derived types: a persistent plan
+     * outlives the caller's MPI_Type_free, as MPI's persistent
+     * collectives do. Predefined types stay as they are: a duplicate's
+     * combiner is MPI_COMBINER_DUP, which would lose the direct path (a
+     * review: every plan packed and unpacked) */
+    if (keep_type(stype, &p->stype, &p->sdup) != MPI_SUCCESS)
       lrc = MPI_ERR_TYPE, mg_fail(err, MG_ERR_INVALID, "sendtype cannot be duplicated");
-    else if (rtype != MPI_DATATYPE_NULL && MPI_Type_dup(rtype, &p->rtype) != MPI_SUCCESS)
+    else if (keep_type(rtype, &p->rtype, &p->rdup) != MPI_SUCCESS)
       lrc = MPI_ERR_TYPE, mg_fail(err, MG_ERR_INVALID, "recvtype cannot be duplicated");
     else
       lrc = plan_local(p, comm, o, err);

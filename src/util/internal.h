@@ -75,6 +75,8 @@ typedef struct mg_outfile {
   char path[4096];
 } mg_outfile;
 mg_status mg_outfile_open(mg_outfile *o, const char *path, mg_err *err);
+/* 1 when path is "-" or names what standard output goes to. */
+int mg_outfile_is_stdout(const char *path);
 mg_status mg_outfile_close(mg_outfile *o, int ok, mg_err *err);
 
 #endif

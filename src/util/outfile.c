@@ -17,23 +17,25 @@ static mg_status anonymous(mg_outfile *o, const char *what, mg_err *err) {
   return MG_OK;
 }
 
+int mg_outfile_is_stdout(const char *path) {
+  struct stat st, out;
+  if (!strcmp(path, "-")) return 1;
+  return stat(path, &st) == 0 && fstat(STDOUT_FILENO, &out) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino;
+}
+
 mg_status mg_outfile_open(mg_outfile *o, const char *path, mg_err *err) {
   memset(o, 0, sizeof *o);
-  if (!strcmp(path, "-")) {
+  if (mg_outfile_is_stdout(path)) {
+    /* "-", /dev/stdout, /proc/self/fd/1 or the file standard output goes
+     * to: standard output itself (opening it again would truncate it, and
+     * replacing it would lose what else is printed) */
     o->is_stdout = 1;
     return anonymous(o, "standard output", err);
   }
   if (strlen(path) >= sizeof o->path) return mg_fail(err, MG_ERR_INVALID, "output path too long");
   strcpy(o->path, path);
-  struct stat st, lst, out;
+  struct stat st, lst;
   int link = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
-  if (stat(path, &st) == 0 && fstat(STDOUT_FILENO, &out) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino) {
-    /* /dev/stdout, /proc/self/fd/1 or the file standard output goes to:
-     * standard output itself (opening it again would truncate it, and
-     * replacing it would lose what else is printed) */
-    o->is_stdout = 1;
-    return anonymous(o, "standard output", err);
-  }
   if (stat(path, &st) == 0) {
     if (S_ISDIR(st.st_mode)) return mg_fail(err, MG_ERR_IO, "'%s' is a directory", path);
     if (!S_ISREG(st.st_mode)) {
