@@ -83,6 +83,8 @@ int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_bound(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+/* verify's options (cli_parse), shared with meshgossip-mpi's file check */
+extern const char cli_verify_options[];
 int cmd_compare(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_table(int argc, char **argv);

@@ -5,10 +5,12 @@
 #include <stdio.h>
 #include <string.h>
 
+const char cli_verify_options[] = " json mem-limit format topo model r bytes timing ";
+
 int cmd_verify(int argc, char **argv) {
   cli_opts o;
   mg_err err = {{0}};
-  if (!cli_parse(argc, argv, &o, " json mem-limit format topo model r bytes timing ")) return EXIT_USAGE;
+  if (!cli_parse(argc, argv, &o, cli_verify_options)) return EXIT_USAGE;
   if (o.help) {
     printf("usage: meshgossip verify FILE [--json]\n"
            "       meshgossip verify ALGO.xml --topo T [--model SPEC|--r R] [--bytes B] [--format msccl] [--json]\n\n"

@@ -49,10 +49,11 @@ static int join(char *out, size_t n, const char *dir, const char *name) {
  * and the directory. */
 static void drop_tmp(const char *tmp, uint32_t upto, uint32_t N) {
   char path[PATH_MAX + 128], name[64];
-  for (uint32_t v = 0; v <= upto && v <= N; v++) {
-    file_name(name, sizeof name, v < upto ? v : N, N);
+  for (uint32_t v = 0; v < upto; v++) {
+    file_name(name, sizeof name, v, N);
     if (join(path, sizeof path, tmp, name) == 0) unlink(path);
   }
+  if (join(path, sizeof path, tmp, "traces.txt") == 0) unlink(path);
   rmdir(tmp);
 }
 

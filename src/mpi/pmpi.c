@@ -187,7 +187,8 @@ static int intercept(mg_problem pr, const void *sb, int sc, MPI_Datatype st, voi
     return PMPI_CALL();
   }
   if (inplace) sc = 0, st = MPI_DATATYPE_NULL;
-  int cacheable = is_basic(st) && is_basic(rt);
+  /* pmpi: no plan to look up, only the agreement below */
+  int cacheable = !want_pmpi && is_basic(st) && is_basic(rt);
   cache_root *root = NULL;
   cached *hit = NULL;
   int found = 0;

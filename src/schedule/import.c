@@ -481,25 +481,26 @@ mg_status mg_sfile_open(const char *path, uint64_t mem_limit, mg_sfile **out, mg
   if (!f) return mg_fail(err, MG_ERR_IO, "cannot open '%s'", path);
   /* the rounds are read twice: a pipe is first copied to a temporary file */
   struct stat sb;
-  if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+  int known = fstat(fileno(f), &sb) == 0;
+  if (known && S_ISDIR(sb.st_mode)) {
     fclose(f);
     return mg_fail(err, MG_ERR_IO, "'%s' is a directory", path);
   }
-  if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+  if (!known || !S_ISREG(sb.st_mode)) {
     /* a stream may never end (/dev/zero, /dev/urandom): what is no JSON
      * text stops the copy at once, so that a mistake cannot fill the disk
      * (a review): a schedule file opens with '{' (after white space or a
      * byte order mark), and JSON text holds no NUL byte */
     FILE *t = tmpfile();
     unsigned char buf[1 << 16];
-    size_t n, seen = 0;
-    int ok = t != NULL, text = 1;
+    size_t n;
+    int ok = t != NULL, text = 1, opened = 0;
     while (ok && text && (n = fread(buf, 1, sizeof buf, f)) > 0) {
       if (memchr(buf, 0, n)) text = 0;
-      for (size_t i = 0; text && seen < 4 && i < n; i++) {
+      for (size_t i = 0; text && !opened && i < n; i++) {
         unsigned char c = buf[i];
         if (c == '{')
-          seen = 4;
+          opened = 1;
         else if (!(c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0xEF || c == 0xBB || c == 0xBF))
           text = 0;
       }

@@ -62,14 +62,14 @@ static inline uint64_t mg_words(uint64_t bits) { return (bits + 63u) / 64u; }
  * renamed into place by mg_outfile_close(ok=1), removed otherwise, so no
  * partial file is ever left (schedules, exports, pictures); the
  * mode the umask gives a new file. A symbolic link is followed: the file
- * it names is replaced, the link stays. path "-" is stdout, and a path
- * that is no regular file (/dev/null, a FIFO, /dev/stdout) is written
- * through, never replaced: both through an anonymous temporary file copied
+ * it names is replaced, the link stays. path "-" (or one that names what
+ * stdout goes to, /dev/stdout) is stdout, and a path that is no regular
+ * file (/dev/null, a FIFO) is written through, never replaced: both through an anonymous temporary file copied
  * out on ok=1 and dropped otherwise, so a failed run writes nothing there
  * either. */
 typedef struct mg_outfile {
   FILE *f;
-  int is_stdout;  /* path "-" */
+  int is_stdout;  /* mg_outfile_is_stdout(path) */
   int is_special; /* path is no regular file: opened for writing at close */
   char tmp[4096];
   char path[4096];

@@ -39,8 +39,8 @@ mg_status mg_outfile_open(mg_outfile *o, const char *path, mg_err *err) {
   if (stat(path, &st) == 0) {
     if (S_ISDIR(st.st_mode)) return mg_fail(err, MG_ERR_IO, "'%s' is a directory", path);
     if (!S_ISREG(st.st_mode)) {
-      /* a device, FIFO or socket (/dev/null, /dev/stdout): written
-       * through, never replaced */
+      /* a device, FIFO or socket (/dev/null): written through, never
+       * replaced */
       o->is_special = 1;
       return anonymous(o, path, err);
     }

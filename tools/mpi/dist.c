@@ -114,7 +114,7 @@ static int file_everywhere(int ac, char **av, int me) {
   cli_opts o;
   int saved[2] = {-1, -1};
   quiet(1, saved);
-  int parsed = cli_parse(ac, av, &o, " json mem-limit format topo model r bytes timing ");
+  int parsed = cli_parse(ac, av, &o, cli_verify_options);
   quiet(0, saved);
   if (!parsed || o.help || o.npositional != 1) return 1; /* the command says what is wrong, on every rank */
   struct stat sb;
