@@ -7,8 +7,11 @@
  * deep nesting, trailing bytes, and a malformed transfer after a
  * violation (malformed wins: the whole file is checked before the
  * simulator sees a round), and a pipe (read twice through a temporary
- * file). */
+ * file), whose copy stops at what cannot be a schedule and before the
+ * temporary file system is down to its reserve. */
 #include "helpers.h"
+
+#include "../src/schedule/schedule_file.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -138,11 +141,9 @@ static void round_over_limit(void **state) {
   mg_report_free(&rep);
 }
 
-/* a pipe cannot be read twice: the reader copies it to a temporary file */
-static void pipe_input(void **state) {
-  (void)state;
-  size_t len;
-  char *s = slurp(small, &len);
+/* A child writes s (len bytes) into a pipe, once or, with forever, until
+ * the reader closes it; *path names the read end (/dev/fd/N). */
+static pid_t feed(const char *s, size_t len, int forever, int *rd, char *path, size_t plen) {
   int fd[2];
   assert_int_equal(pipe(fd), 0);
   fflush(NULL);
@@ -150,17 +151,30 @@ static void pipe_input(void **state) {
   assert_true(pid >= 0);
   if (pid == 0) {
     close(fd[0]);
-    size_t off = 0;
-    while (off < len) {
-      ssize_t w = write(fd[1], s + off, len - off);
-      if (w <= 0) _exit(1);
-      off += (size_t)w;
-    }
+    do {
+      size_t off = 0;
+      while (off < len) {
+        ssize_t w = write(fd[1], s + off, len - off);
+        if (w <= 0) _exit(!forever);
+        off += (size_t)w;
+      }
+    } while (forever);
     _exit(0);
   }
   close(fd[1]);
+  *rd = fd[0];
+  snprintf(path, plen, "/dev/fd/%d", fd[0]);
+  return pid;
+}
+
+/* a pipe cannot be read twice: the reader copies it to a temporary file */
+static void pipe_input(void **state) {
+  (void)state;
+  size_t len;
+  char *s = slurp(small, &len);
   char path[64];
-  snprintf(path, sizeof path, "/dev/fd/%d", fd[0]);
+  int rd, status;
+  pid_t pid = feed(s, len, 0, &rd, path, sizeof path);
   mg_report rep;
   mg_err e;
   assert_int_equal(mg_verify_file(path, NULL, &rep, NULL, NULL, 0, &e), MG_OK);
@@ -168,10 +182,53 @@ static void pipe_input(void **state) {
   assert_int_equal(rep.rounds, 4);
   assert_float_equal(rep.cost, 8, 0);
   mg_report_free(&rep);
-  close(fd[0]);
-  int status;
+  close(rd);
   assert_int_equal(waitpid(pid, &status, 0), pid);
   free(s);
+}
+
+/* An endless stream that passes the first byte's check ('{', then '{'
+ * again: no key) is refused at once, not copied until the disk is full;
+ * one that stays well formed as far as the copy looks (a key's string that
+ * never ends) stops when the file system is down to its reserve: here a
+ * reserve no file system has, so the first MiB's check stops it. */
+static void endless_streams(void **state) {
+  (void)state;
+  char b[4096], path[64];
+  memset(b, '{', sizeof b);
+  int rd, status;
+  pid_t pid = feed(b, sizeof b, 1, &rd, path, sizeof path);
+  mg_report rep;
+  mg_err e;
+  assert_int_equal(mg_verify_file(path, NULL, &rep, NULL, NULL, 0, &e), MG_ERR_INVALID);
+  assert_non_null(strstr(e.msg, "not JSON text"));
+  close(rd);
+  assert_int_equal(waitpid(pid, &status, 0), pid);
+
+  size_t len = (size_t)3 << 20;
+  char *text = malloc(len);
+  assert_non_null(text);
+  memset(text, 'a', len);
+  memcpy(text, " {\"", 3);
+  FILE *in = fmemopen(text, len, "rb"), *t = tmpfile();
+  assert_non_null(in);
+  assert_non_null(t);
+  assert_int_equal(mg_sfile_copy_stream(in, t, "-", UINT64_MAX - 1, &e), MG_ERR_TOO_LARGE);
+  assert_non_null(strstr(e.msg, "outgrew the temporary file system (1 MiB copied"));
+  fclose(in);
+  fclose(t);
+  /* with no reserve the same bytes are copied whole, the copy at its start */
+  in = fmemopen(text, len, "rb");
+  t = tmpfile();
+  assert_int_equal(mg_sfile_copy_stream(in, t, "-", 0, &e), MG_OK);
+  char *back = malloc(len + 1);
+  assert_non_null(back);
+  assert_int_equal(fread(back, 1, len + 1, t), len);
+  assert_memory_equal(back, text, len);
+  fclose(in);
+  fclose(t);
+  free(back);
+  free(text);
 }
 
 static mg_status verify_text(const char *text, mg_report *rep, mg_err *e) {
@@ -311,10 +368,8 @@ static void tokenizer_corners(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(large_file_flat_memory),
-      cmocka_unit_test(round_over_limit),
-      cmocka_unit_test(pipe_input),
-      cmocka_unit_test(tokenizer_corners),
+      cmocka_unit_test(large_file_flat_memory), cmocka_unit_test(round_over_limit),  cmocka_unit_test(pipe_input),
+      cmocka_unit_test(endless_streams),        cmocka_unit_test(tokenizer_corners),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

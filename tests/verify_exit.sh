@@ -158,5 +158,21 @@ if [ $rc = 2 ] && grep -q "not JSON text" "$tmp/err"; then pass=$((pass + 1)); e
   echo "FAIL: verify /dev/zero -> $rc $(cat "$tmp/err")"
   fail=$((fail + 1))
 fi
+# '-' is standard input: a schedule piped from run --export - verifies, and
+# an endless stream of '{' (no key after the first) stops at once
+out=$("$MG" run --algo ring --topo ring:9 --r 1 --export - 2>/dev/null | "$MG" verify - --json)
+rc=$?
+if [ $rc = 0 ] && echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(not (d["verified"] and d["rounds"] == 4))'; then
+  pass=$((pass + 1))
+else
+  echo "FAIL: run --export - | verify - -> $rc $out"
+  fail=$((fail + 1))
+fi
+yes '{' | timeout 20 "$MG" verify - >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc = 2 ] && grep -q "not JSON text" "$tmp/err"; then pass=$((pass + 1)); else
+  echo "FAIL: yes '{' | verify - -> $rc $(cat "$tmp/err")"
+  fail=$((fail + 1))
+fi
 echo "verify exit status: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -18,7 +18,8 @@ int cmd_verify(int argc, char **argv) {
            "item lists through the simulator under the file's model, and reports whether\n"
            "every rule holds and every item is delivered. The file's own report is only\n"
            "compared, never trusted. Exit status: 0 verified, 1 a rule is broken or the\n"
-           "delivery is incomplete, 2 the file is malformed, 3 too large.\n\n"
+           "delivery is incomplete, 2 the file is malformed, 3 too large. FILE - reads\n"
+           "standard input (as --export - writes standard output).\n\n"
            "An MSCCL XML algorithm (msccl-tools' <algo> <gpu> <tb> <step>; .xml or\n"
            "--format msccl; allgather is gossip, alltoall exchange) names no machine:\n"
            "--topo gives a torus or mesh with ngpus nodes, --model/--r and --bytes price\n"
@@ -32,6 +33,8 @@ int cmd_verify(int argc, char **argv) {
     fprintf(stderr, "meshgossip: verify takes one FILE\n");
     return EXIT_USAGE;
   }
+  /* '-' is standard input, as it is standard output for --export */
+  if (strcmp(o.positional[0], "-") == 0) o.positional[0] = "/dev/stdin";
   mg_export_format fmt = mg_export_format_of_path(o.positional[0]);
   mg_status st;
   if (o.format && (st = mg_export_format_parse(o.format, &fmt, &err)) != MG_OK) return cli_fail(st, &err);

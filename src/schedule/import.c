@@ -26,7 +26,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <inttypes.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 /* Peak memory of jansson per byte of the JSON text it parses: 1.55 GB for
  * a 93 MB export (ring on ring:1200) read whole, 16.6; rounded up. Bounds
@@ -475,6 +477,65 @@ out:
   return st;
 }
 
+/* How much of the temporary file system a copy leaves free. */
+static uint64_t copy_reserve(FILE *t, uint64_t reserve) {
+  if (reserve != MG_COPY_RESERVE_DEFAULT) return reserve;
+  struct statvfs v;
+  if (fstatvfs(fileno(t), &v) != 0) return 0;
+  uint64_t total = (uint64_t)v.f_blocks * v.f_frsize, cap = (uint64_t)1 << 30;
+  return total / 20 < cap ? total / 20 : cap;
+}
+
+mg_status mg_sfile_copy_stream(FILE *f, FILE *t, const char *path, uint64_t reserve, mg_err *err) {
+  /* A stream may never end (/dev/zero, /dev/urandom, `yes '{'`): what is
+   * no JSON text stops the copy at once, so that a mistake cannot fill the
+   * disk (a review). A schedule file opens with '{' (after white space or
+   * a byte order mark) and then a key or '}'; JSON text holds no NUL byte.
+   * What passes that and never ends stops when the temporary file system
+   * is down to its reserve, checked every MiB. */
+  unsigned char buf[1 << 16];
+  size_t n;
+  int ok = 1, text = 1, opened = 0, keyed = 0;
+  uint64_t copied = 0, checked = 0;
+  reserve = copy_reserve(t, reserve);
+  while (ok && text && (n = fread(buf, 1, sizeof buf, f)) > 0) {
+    if (memchr(buf, 0, n)) text = 0;
+    for (size_t i = 0; text && !keyed && i < n; i++) {
+      unsigned char c = buf[i];
+      int space = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+      if (!opened) {
+        if (c == '{')
+          opened = 1;
+        else if (!(space || c == 0xEF || c == 0xBB || c == 0xBF))
+          text = 0;
+      } else if (c == '"' || c == '}')
+        keyed = 1;
+      else if (!space)
+        text = 0;
+    }
+    if (!text) break;
+    ok = fwrite(buf, 1, n, t) == n;
+    copied += n;
+    if (ok && copied - checked >= ((uint64_t)1 << 20)) {
+      checked = copied;
+      struct statvfs v;
+      if (fflush(t) != 0) {
+        ok = 0;
+        break;
+      }
+      if (fstatvfs(fileno(t), &v) == 0 && (uint64_t)v.f_bavail * v.f_frsize < reserve)
+        return mg_fail(err, MG_ERR_TOO_LARGE,
+                       "'%s' outgrew the temporary file system (%" PRIu64 " MiB copied, under %" PRIu64
+                       " MiB left free): save it to a file and verify that",
+                       path, copied >> 20, reserve >> 20);
+    }
+  }
+  if (!text) return mg_fail(err, MG_ERR_INVALID, "'%s' is not a schedule file (not JSON text)", path);
+  if (!ok || ferror(f) || fflush(t) != 0 || fseek(t, 0, SEEK_SET) != 0)
+    return mg_fail(err, MG_ERR_IO, "cannot copy '%s' to a temporary file", path);
+  return MG_OK;
+}
+
 mg_status mg_sfile_open(const char *path, uint64_t mem_limit, mg_sfile **out, mg_err *err) {
   *out = NULL;
   FILE *f = fopen(path, "rb");
@@ -487,34 +548,16 @@ mg_status mg_sfile_open(const char *path, uint64_t mem_limit, mg_sfile **out, mg
     return mg_fail(err, MG_ERR_IO, "'%s' is a directory", path);
   }
   if (!known || !S_ISREG(sb.st_mode)) {
-    /* a stream may never end (/dev/zero, /dev/urandom): what is no JSON
-     * text stops the copy at once, so that a mistake cannot fill the disk
-     * (a review): a schedule file opens with '{' (after white space or a
-     * byte order mark), and JSON text holds no NUL byte */
     FILE *t = tmpfile();
-    unsigned char buf[1 << 16];
-    size_t n;
-    int ok = t != NULL, text = 1, opened = 0;
-    while (ok && text && (n = fread(buf, 1, sizeof buf, f)) > 0) {
-      if (memchr(buf, 0, n)) text = 0;
-      for (size_t i = 0; text && !opened && i < n; i++) {
-        unsigned char c = buf[i];
-        if (c == '{')
-          opened = 1;
-        else if (!(c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0xEF || c == 0xBB || c == 0xBF))
-          text = 0;
-      }
-      if (text) ok = fwrite(buf, 1, n, t) == n;
-    }
-    ok = ok && !ferror(f) && fflush(t) == 0 && fseek(t, 0, SEEK_SET) == 0;
-    fclose(f);
-    if (!text) {
-      if (t) fclose(t);
-      return mg_fail(err, MG_ERR_INVALID, "'%s' is not a schedule file (not JSON text)", path);
-    }
-    if (!ok) {
-      if (t) fclose(t);
+    if (!t) {
+      fclose(f);
       return mg_fail(err, MG_ERR_IO, "cannot copy '%s' to a temporary file", path);
+    }
+    mg_status st = mg_sfile_copy_stream(f, t, path, MG_COPY_RESERVE_DEFAULT, err);
+    fclose(f);
+    if (st != MG_OK) {
+      fclose(t);
+      return st;
     }
     f = t;
   }

@@ -4,6 +4,8 @@
 
 #include "../util/internal.h"
 
+#include <stdio.h>
+
 typedef struct mg_sfile mg_sfile;
 
 /* Reads and checks the file's header (format, topology, model, sizes) and
@@ -13,6 +15,13 @@ typedef struct mg_sfile mg_sfile;
  * would pass mem_limit (0: 3/4 of physical memory), MG_ERR_INVALID with
  * the first malformed field; *out is NULL then. */
 mg_status mg_sfile_open(const char *path, uint64_t mem_limit, mg_sfile **out, mg_err *err);
+/* Copies a stream (a pipe, a device) into t, stopping at what cannot be a
+ * schedule file (MG_ERR_INVALID) and before the file system of t has less
+ * than reserve bytes free (MG_ERR_TOO_LARGE; MG_COPY_RESERVE_DEFAULT: 5% of
+ * it, at most 1 GiB); t is left at its start. MG_ERR_IO if a read or a
+ * write fails. Nothing is printed; f and t stay open. */
+#define MG_COPY_RESERVE_DEFAULT UINT64_MAX
+mg_status mg_sfile_copy_stream(FILE *f, FILE *t, const char *path, uint64_t reserve, mg_err *err);
 /* The same for a document in memory (named "buffer" in messages); data
  * must outlive the mg_sfile. */
 mg_status mg_sfile_open_buffer(const char *data, size_t len, uint64_t mem_limit, mg_sfile **out, mg_err *err);
