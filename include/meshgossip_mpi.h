@@ -89,6 +89,12 @@ const char *mg_mpi_plan_sync(const mg_mpi_plan *plan);
 /* Rounds, and messages this rank sends over all rounds. */
 int64_t mg_mpi_plan_rounds(const mg_mpi_plan *plan);
 uint64_t mg_mpi_plan_sends(const mg_mpi_plan *plan);
+/* Bytes of buffers the plan holds on this rank: the schedule's temporary
+ * and staging space; for alltoall a send copy (size blocks, for
+ * MPI_IN_PLACE and packing); and a packed copy of recvbuf (size blocks)
+ * unless recvtype is a predefined type whose extent is its size, when the
+ * messages land in recvbuf itself and nothing is unpacked. */
+uint64_t mg_mpi_plan_buffer_bytes(const mg_mpi_plan *plan);
 
 /* One-shot collectives with the MPI signature: plan, start, free. */
 int mg_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,

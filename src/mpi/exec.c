@@ -43,6 +43,7 @@ struct mg_mpi_plan {
   int sdirect, rdirect; /* basic type whose extent is its size */
   int sdup, rdup;       /* stype, rtype are the plan's duplicates (derived types) */
   char *work_tmp, *send_tmp, *temp, *stage;
+  uint64_t buffer_bytes; /* what those four hold */
   MPI_Request *reqs;
   size_t maxreq;
   int dataflow;
@@ -372,6 +373,8 @@ static int plan_local(mg_mpi_plan *p, MPI_Comm comm, const mg_mpi_opts *o, mg_er
     mg_fail(err, MG_ERR_NOMEM, "out of memory for the MPI plan buffers");
     return MPI_ERR_NO_MEM;
   }
+  p->buffer_bytes =
+      (p->rdirect ? 0 : total) + (p->problem == MG_EXCHANGE ? total : 0) + p->rp.temp_bytes + p->rp.stage_bytes;
   return MPI_SUCCESS;
 }
 
@@ -503,6 +506,7 @@ const char *mg_mpi_plan_topology(const mg_mpi_plan *p) { return p ? p->topo : ""
 const char *mg_mpi_plan_sync(const mg_mpi_plan *p) { return p && p->dataflow ? "data" : "rounds"; }
 int64_t mg_mpi_plan_rounds(const mg_mpi_plan *p) { return p ? p->rp.sched_rounds : 0; }
 uint64_t mg_mpi_plan_sends(const mg_mpi_plan *p) { return p ? p->rp.sends : 0; }
+uint64_t mg_mpi_plan_buffer_bytes(const mg_mpi_plan *p) { return p ? p->buffer_bytes : 0; }
 
 /* Packs count elements of type at buf into out (exactly bytes bytes). */
 static int pack(MPI_Comm comm, const void *buf, int count, MPI_Datatype type, char *out, uint64_t bytes) {
