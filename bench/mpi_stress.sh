@@ -2,7 +2,8 @@
 # The interposer's stress matrix: every case of tests/mpi/stress.c on 1 to
 # 16 ranks (oversubscribed) under libmeshgossip-pmpi.so, each run bounded
 # by TIMEOUT seconds (a hang counts as a failure); then the plan cache's
-# resident set size over CALLS interposed calls (bench/mpi_cache_rss.c).
+# resident set size over CALLS interposed calls (bench/mpi_cache_rss.c);
+# then the time of a call by kind of datatype (bench/mpi_type_calls.c).
 #   bench/mpi_stress.sh [BUILD_DIR] [TIMEOUT] [CALLS]   (defaults build 120 100000)
 set -u
 cd "$(dirname "$0")/.."
@@ -10,7 +11,7 @@ B=${1:-build}
 TMO=${2:-120}
 CALLS=${3:-100000}
 lib=$B/libmeshgossip-pmpi.so
-for f in "$lib" "$B/mpi_stress" "$B/mpi_cache_rss"; do
+for f in "$lib" "$B/mpi_stress" "$B/mpi_cache_rss" "$B/mpi_type_calls"; do
   [ -e "$f" ] || { echo "mpi_stress.sh: $f not built (MPI not found?)"; exit 0; }
 done
 cases="mismatch topo types inter comms threads"
@@ -39,3 +40,7 @@ echo "matrix: $fails failing runs (logs of failures in /tmp/mg_stress_CASE_NP.lo
 echo "plan cache, $CALLS calls on 4 ranks, 16 communicators, 12 counts each:"
 mpirun --allow-run-as-root --oversubscribe -x LD_PRELOAD="$PWD/$lib" -x MESHGOSSIP_ALLGATHER=mpi-allgather-ring \
   -x MESHGOSSIP_ALLTOALL=mpi-alltoall-pairwise -np 4 "$B/mpi_cache_rss" "$CALLS"
+echo "time per call by datatype, 16 ranks on torus:4x4 (bench/mpi_type_calls.c), MPI's own, then interposed:"
+mpirun --allow-run-as-root --oversubscribe -np 16 "$B/mpi_type_calls" 20
+mpirun --allow-run-as-root --oversubscribe -x LD_PRELOAD="$PWD/$lib" -x MESHGOSSIP_TOPO=torus:4x4 -np 16 \
+  "$B/mpi_type_calls" 20

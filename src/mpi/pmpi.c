@@ -14,10 +14,13 @@
  * Anything a plan cannot do (intercommunicators, a topology of the wrong
  * size, an algorithm that refuses it) goes to PMPI_Allgather /
  * PMPI_Alltoall; plan creation agrees across ranks, so all of them take the
- * same path. Plans for basic datatypes are cached on the communicator (an
- * attribute, freed with it; at most CACHE_MAX per communicator, least
- * recently used evicted); derived datatypes are planned per call, as a
- * handle may be freed and reused for another type.
+ * same path. Plans are cached on the communicator (an attribute, freed
+ * with it; at most CACHE_MAX per communicator, least recently used
+ * evicted), keyed by the datatypes' descriptions (typesig.h), not their
+ * handles: a handle may be freed and reused for another type, and a type
+ * made anew each call is the same type. Derived types were planned per
+ * call before (155 ms a call on 16 ranks); one too large to describe
+ * still is.
  *
  * Every call first agrees across ranks (one small MPI_Allreduce) on the
  * block size in bytes and on whether any rank must plan: counts that
@@ -29,6 +32,7 @@
  * MPI_THREAD_MULTIPLE for calls on different communicators, as MPI
  * requires of collectives. */
 #include "meshgossip_mpi.h"
+#include "typesig.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -40,7 +44,8 @@ typedef struct cached {
   struct cached *next;
   mg_problem problem;
   int inplace, scount, rcount;
-  MPI_Datatype stype, rtype;
+  unsigned char *sig; /* the send type's description, then the receive type's */
+  size_t slen, rlen;
   mg_mpi_plan *plan; /* NULL: planning failed, use PMPI */
   char reason[MG_ERR_LEN];
 } cached;
@@ -61,6 +66,7 @@ static int cache_delete(MPI_Comm comm, int key, void *val, void *extra) {
   for (cached *c = root->head, *nx; c; c = nx) {
     nx = c->next;
     mg_mpi_plan_free(&c->plan);
+    free(c->sig);
     free(c);
   }
   free(root);
@@ -70,12 +76,6 @@ static int cache_delete(MPI_Comm comm, int key, void *val, void *extra) {
 static int verbose(void) {
   const char *v = getenv("MESHGOSSIP_VERBOSE");
   return v && *v && strcmp(v, "0") != 0;
-}
-
-static int is_basic(MPI_Datatype t) {
-  int ni, na, nd, comb;
-  if (t == MPI_DATATYPE_NULL) return 1;
-  return MPI_Type_get_envelope(t, &ni, &na, &nd, &comb) == MPI_SUCCESS && comb == MPI_COMBINER_NAMED;
 }
 
 static void say(MPI_Comm comm, const char *coll, int count, const char *path) {
@@ -170,6 +170,7 @@ static void drop(cache_root *root, cached *c) {
       break;
     }
   mg_mpi_plan_free(&c->plan);
+  free(c->sig);
   free(c);
 }
 
@@ -188,7 +189,9 @@ static int intercept(mg_problem pr, const void *sb, int sc, MPI_Datatype st, voi
   }
   if (inplace) sc = 0, st = MPI_DATATYPE_NULL;
   /* pmpi: no plan to look up, only the agreement below */
-  int cacheable = !want_pmpi && is_basic(st) && is_basic(rt);
+  unsigned char ssig[MG_TYPESIG_MAX], rsig[MG_TYPESIG_MAX];
+  size_t slen = 0, rlen = 0;
+  int cacheable = !want_pmpi && mg_typesig(st, ssig, &slen) == 0 && mg_typesig(rt, rsig, &rlen) == 0;
   cache_root *root = NULL;
   cached *hit = NULL;
   int found = 0;
@@ -209,8 +212,8 @@ static int intercept(mg_problem pr, const void *sb, int sc, MPI_Datatype st, voi
   }
   for (cached **pp = cacheable ? &root->head : NULL; pp && *pp; pp = &(*pp)->next) {
     cached *c = *pp;
-    if (c->problem == pr && c->inplace == inplace && c->scount == sc && c->rcount == rc && c->stype == st &&
-        c->rtype == rt) {
+    if (c->problem == pr && c->inplace == inplace && c->scount == sc && c->rcount == rc && c->slen == slen &&
+        c->rlen == rlen && memcmp(c->sig, ssig, slen) == 0 && memcmp(c->sig + slen, rsig, rlen) == 0) {
       *pp = c->next; /* to the front */
       c->next = root->head;
       root->head = c;
@@ -245,12 +248,20 @@ static int intercept(mg_problem pr, const void *sb, int sc, MPI_Datatype st, voi
   int planned = !hit;
   if (!hit) {
     hit = cacheable ? calloc(1, sizeof *hit) : NULL;
+    if (hit && !(hit->sig = malloc(slen + rlen ? slen + rlen : 1))) {
+      free(hit);
+      hit = NULL;
+    }
     if (!hit) {
       hit = &local;
       memset(&local, 0, sizeof local);
       cacheable = 0;
+    } else {
+      memcpy(hit->sig, ssig, slen);
+      memcpy(hit->sig + slen, rsig, rlen);
+      hit->slen = slen, hit->rlen = rlen;
     }
-    hit->problem = pr, hit->inplace = inplace, hit->scount = sc, hit->rcount = rc, hit->stype = st, hit->rtype = rt;
+    hit->problem = pr, hit->inplace = inplace, hit->scount = sc, hit->rcount = rc;
     mg_err err;
     memset(&err, 0, sizeof err);
     mg_mpi_opts o = {.algo = algo && *algo ? algo : "auto", .err = &err};

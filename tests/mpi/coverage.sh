@@ -5,7 +5,9 @@
 #    every byte right; the misspelling warned exactly once; the equal-count
 #    MPI_Allgatherv (count 5) and MPI_Alltoallv (count 4) and the
 #    non-blocking calls (count 6) taken by meshgossip; the MPI_Allgather of
-#    count 7 called three times said exactly once (once per plan).
+#    count 7 called three times said exactly once (once per plan), and the
+#    MPI_Allgather of count 11 into a derived type made anew each call said
+#    twice: once for three calls of one type, once for another type.
 # 2. a misspelled algorithm (MESHGOSSIP_ALLGATHER=rign), not verbose: every
 #    byte right through MPI's own, the fallback said exactly once.
 set -u
@@ -25,6 +27,8 @@ printf '%s\n' "$out"
 [ "$(count "MPI_Alltoall on $np ranks, count 4: $path")" -ge 1 ] || fail "alltoallv (equal) did not take a schedule"
 [ "$(count "MPI_Alltoall on $np ranks, count 6: $path")" -eq 1 ] || fail "ialltoall did not take a schedule"
 [ "$(count "MPI_Allgather on $np ranks, count 7:")" -eq 1 ] || fail "three allgathers of one plan said $(count 'count 7:') times, want 1"
+[ "$(count "MPI_Allgather on $np ranks, count 11:")" -eq 2 ] ||
+  fail "allgathers into two derived types said $(count 'count 11:') times, want 2 (one plan each)"
 out=$(run -x MESHGOSSIP_ALLGATHER=rign)
 rc=$?
 printf '%s\n' "$out"

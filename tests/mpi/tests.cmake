@@ -44,7 +44,7 @@ foreach(np 1 4)
 endforeach()
 
 # The interposer and an unmodified program under it.
-add_library(meshgossip-pmpi SHARED ${CMAKE_SOURCE_DIR}/src/mpi/pmpi.c)
+add_library(meshgossip-pmpi SHARED ${CMAKE_SOURCE_DIR}/src/mpi/pmpi.c ${CMAKE_SOURCE_DIR}/src/mpi/typesig.c)
 target_link_libraries(meshgossip-pmpi PRIVATE meshgossip_mpi)
 set_target_properties(meshgossip-pmpi PROPERTIES OUTPUT_NAME meshgossip-pmpi)
 add_executable(mpi_unmodified ${CMAKE_CURRENT_LIST_DIR}/unmodified.c)
@@ -184,6 +184,9 @@ endforeach()
 # bench/mpi_cache_rss.c: RSS over 100,000 interposed calls (bench/mpi_stress.sh)
 add_executable(mpi_cache_rss ${CMAKE_SOURCE_DIR}/bench/mpi_cache_rss.c)
 target_link_libraries(mpi_cache_rss PRIVATE MPI::MPI_C)
+# bench/mpi_type_calls.c: time per interposed call by kind of datatype
+add_executable(mpi_type_calls ${CMAKE_SOURCE_DIR}/bench/mpi_type_calls.c)
+target_link_libraries(mpi_type_calls PRIVATE MPI::MPI_C)
 
 # What the interposer covers beyond MPI_Allgather/MPI_Alltoall
 # (tests/mpi/coverage.c): v-variants, non-blocking, MPI_IN_PLACE, a
