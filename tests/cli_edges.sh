@@ -10,7 +10,12 @@
 # schedule can run under are refused; plot refuses points off its axes;
 # report's memory limit and an extent over the node limit are exit 3; a
 # write error on standard output is exit 2; a rejected run's JSON has the
-# bound and no ratio; an export replaces regular files only.
+# bound and no ratio; an export replaces regular files only. A second
+# review: a bound past a double is refused (bound --json printed nothing,
+# exit 0); parameters in JSON keep their text (plan=01 is not plan=1);
+# auto prices as compare does; figures in text are the shortest round trip;
+# a status line never lands in a document written to standard output;
+# decimal numbers only.
 set -uo pipefail
 mg=$1
 tmp=$(mktemp -d)
@@ -153,4 +158,33 @@ ln -s nowhere/x.json dangling.json
 mkdir adir
 [ "$(status run --algo ring --topo ring:5 --r 1 --export adir)" = 2 ] || fail "export to a directory"
 grep -q "is a directory" err || fail "directory message: $(cat err)"
+# a bound past a double: refused, in JSON too, and compare with it
+[ "$(status bound --problem gossip --topo torus:9x9 --model ts=1e308 --json)" = 2 ] || fail "bound --json ts=1e308"
+[ -s out ] && fail "bound --json ts=1e308 printed $(cat out)"
+grep -q "lower bound overflows a double" err || fail "bound ts=1e308: $(cat err)"
+[ "$(status compare --problem gossip --topo torus:9x9 --model ts=1e308 --json)" = 2 ] || fail "compare ts=1e308"
+# the text of a parameter is kept: tune's JSON names the schedule it priced
+"$mg" tune --algo weave --topo ring:27 --r 50 --json >tune.json || fail "tune weave"
+read -r plan cost < <(python3 -c 'import json; d=json.load(open("tune.json")); print(json.dumps(d["best"]["params"]["plan"]), d["best"]["cost"])')
+[ "$plan" = '"01"' ] || fail "tune weave: plan $plan, want the string \"01\""
+"$mg" run --algo weave:h=3,spread=thirds,plan=01 --topo ring:27 --r 50 --json >run.json || fail "run weave plan=01"
+[ "$(python3 -c 'import json; print(json.load(open("run.json"))["cost"])')" = "$cost" ] || fail "plan=01 does not cost $cost"
+# auto picks compare's first under the same flags
+best=$("$mg" compare --problem gossip --topo ring:27 --r 10 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["best"])')
+picked=$("$mg" run --algo auto --topo ring:27 --r 10 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["algorithm"])')
+[ "$best" = "$picked" ] || fail "compare ranks $best first, auto picked $picked"
+# text and JSON give the same double
+t=$("$mg" bound --problem gossip --topo torus:4x4 --model ts=3e-4,tl=2.2e-8 --bytes 1000 | head -1 | awk '{print $(NF-1)}')
+j=$("$mg" bound --problem gossip --topo torus:4x4 --model ts=3e-4,tl=2.2e-8 --bytes 1000 --json |
+  python3 -c 'import json,sys; print(repr(json.load(sys.stdin)["lower_bound"]))')
+python3 -c "import sys; sys.exit(float('$t') != $j)" || fail "bound text $t, JSON $j"
+# a document on standard output is the document alone
+printf 'panel,series,x,y\np,s,1,2\np,s,2,3\n' >p.csv
+"$mg" plot p.csv -o - >p.svg 2>err || fail "plot -o -"
+[ "$(tail -c 7 p.svg)" = "</svg>" ] || fail "plot -o -: the document ends with $(tail -1 p.svg)"
+grep -q "^wrote -" err || fail "plot -o -: no status line on stderr"
+[ "$(status compare --problem gossip --topo ring:5 --r 1 --sizes 1,2 --plot /dev/stdout)" = 2 ] || fail "compare --plot to stdout"
+# decimal numbers only; a subnormal is a number
+[ "$(status bound --problem gossip --topo ring:5 --model ts=0x10)" = 2 ] || fail "ts=0x10 accepted"
+[ "$(status bound --problem gossip --topo ring:5 --model ts=1e-320)" = 0 ] || fail "ts=1e-320 refused"
 echo "cli_edges: ok"

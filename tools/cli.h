@@ -6,6 +6,7 @@
 #include "meshgossip.h"
 
 #include <jansson.h>
+#include <stdio.h>
 
 /* Exit statuses (docs/user-guide.md, "Exit status"). */
 enum { EXIT_OK = 0, EXIT_INVALID_SCHEDULE = 1, EXIT_USAGE = 2, EXIT_TOO_LARGE = 3 };
@@ -64,6 +65,10 @@ json_t *cli_params_json(const mg_params *ps);
 json_t *cli_violation_json(const mg_report *rep);
 json_t *cli_report_json(const char *algo, const mg_params *ps, const mg_problem_spec *pb, const mg_report *rep);
 void cli_print_json(json_t *j); /* prints and frees */
+/* Where a command says what it wrote to output: standard error when the
+ * output is standard output ('-', /dev/stdout, ...), lest the line end up
+ * in the document; else standard output. */
+FILE *cli_says(const char *output);
 /* "t'_l" after cli_problem with --r, else "s": the unit of printed costs. */
 const char *cli_cost_unit(void);
 void cli_print_report(const char *algo, const mg_params *ps, const mg_problem_spec *pb, const mg_report *rep);

@@ -40,8 +40,10 @@ json_t *cli_engine_json(const mg_engine_result *res) {
 }
 
 void cli_print_engine(const mg_engine_result *res, const mg_report *rep) {
-  printf("simgrid        %.10g s simulated (model %.10g, model/simgrid %.4f); o=%g, or=%g per message\n", res->time_s,
-         rep->cost, res->time_s > 0 ? rep->cost / res->time_s : 0.0, res->o, res->or_);
+  char t1[32], t2[32];
+  printf("simgrid        %s s simulated (model %s, model/simgrid %.4f); o=%g, or=%g per message\n",
+         mg_fmt_double(res->time_s, t1, sizeof t1), mg_fmt_double(rep->cost, t2, sizeof t2),
+         res->time_s > 0 ? rep->cost / res->time_s : 0.0, res->o, res->or_);
   printf("simgrid run    %llu messages, %.3f s (CPU %.3f s), peak RSS %.1f MiB%s%s\n",
          (unsigned long long)res->messages, res->wall_s, res->cpu_s, (double)res->peak_rss_bytes / 1048576.0,
          res->note[0] ? "; " : "", res->note);

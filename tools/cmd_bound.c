@@ -41,14 +41,19 @@ int cmd_bound(int argc, char **argv) {
   char topo[128];
   /* --r gives the papers' units (ts = r, tl = 1, L = 1), else seconds */
   const char *unit = o.have_r ? "t'_l" : "s";
-  printf("%s on %s: lower bound %.10g %s\n", mg_problem_name(problem), mg_topo_format(&pb.topo, topo, sizeof topo),
-         b.lower_bound, unit);
-  int w = 4;
-  for (int i = 0; i < b.n; i++)
+  /* figures in the shortest form that reads back as the same double, as
+   * everywhere else (docs/user-guide.md) */
+  char x[32];
+  printf("%s on %s: lower bound %s %s\n", mg_problem_name(problem), mg_topo_format(&pb.topo, topo, sizeof topo),
+         mg_fmt_double(b.lower_bound, x, sizeof x), unit);
+  int w = 4, vw = 16; /* the value column as wide as its widest figure */
+  for (int i = 0; i < b.n; i++) {
     if ((int)strlen(b.term[i].name) > w) w = (int)strlen(b.term[i].name);
-  printf("  %-*s  %16s  %s\n", w, "term", unit[0] == 's' ? "value [s]" : "value [t'_l]", "why  [source]");
+    if ((int)strlen(mg_fmt_double(b.term[i].value, x, sizeof x)) > vw) vw = (int)strlen(x);
+  }
+  printf("  %-*s  %*s  %s\n", w, "term", vw, unit[0] == 's' ? "value [s]" : "value [t'_l]", "why  [source]");
   for (int i = 0; i < b.n; i++)
-    printf("  %-*s  %16.10g  %s%s  [%s]\n", w, b.term[i].name, b.term[i].value,
+    printf("  %-*s  %*s  %s%s  [%s]\n", w, b.term[i].name, vw, mg_fmt_double(b.term[i].value, x, sizeof x),
            b.term[i].valid ? "" : "(paper, not valid) ", b.term[i].note, b.term[i].source);
   return EXIT_OK;
 }

@@ -1,6 +1,8 @@
 /* meshgossip compare: every applicable algorithm, ranked by verified cost. */
 #include "cli.h"
 
+#include "../src/util/internal.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,15 +143,16 @@ static int sweep(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, con
       json_object_set_new(j, "lower_bound", json_real(b.lower_bound));
       json_array_append_new(jrows, j);
     } else {
-      printf("%.17g", sizes[k]);
+      char x[32];
+      printf("%s", mg_fmt_double(sizes[k], x, sizeof x));
       for (size_t a = 0; a < mg_algo_count(); a++) {
         if (mg_algo_at(a)->problem != problem) continue;
         printf(",");
         for (size_t i = 0; i < n; i++)
           if (rows[i].algo == mg_algo_at(a) && !rows[i].refused && rows[i].rep.verified)
-            printf("%.10g", rows[i].rep.cost);
+            printf("%s", mg_fmt_double(rows[i].rep.cost, x, sizeof x));
       }
-      printf(",%s,%.10g\n", best ? best : "", b.lower_bound);
+      printf(",%s,%s\n", best ? best : "", mg_fmt_double(b.lower_bound, x, sizeof x));
     }
     free_rows(rows, n);
   }
@@ -210,6 +213,10 @@ int cmd_compare(int argc, char **argv) {
     return EXIT_OK;
   }
   if (cli_extra_argument(&o)) return EXIT_USAGE;
+  if (o.plot && mg_outfile_is_stdout(o.plot)) {
+    fprintf(stderr, "meshgossip: --plot to standard output would mix the picture with the table: give a file\n");
+    return EXIT_USAGE;
+  }
   if ((o.plot || o.spec) && !o.sizes) {
     fprintf(stderr, "meshgossip: --%s goes with --sizes\n", o.plot ? "plot" : "spec");
     return EXIT_USAGE;

@@ -231,7 +231,7 @@ int cmd_plot(int argc, char **argv) {
     if (st != MG_OK)
       code = cli_fail(st, &err);
     else
-      printf("wrote %s: %zu panels, %zu series\n", o.output, np, nser);
+      fprintf(cli_says(o.output), "wrote %s: %zu panels, %zu series\n", o.output, np, nser);
   }
   for (size_t k = 0; k < nser; k++)
     free(ser[k].x), free(ser[k].y);

@@ -73,6 +73,6 @@ int cmd_report(int argc, char **argv) {
   size_t len = html.len;
   mg_text_free(&html);
   if (st != MG_OK) return cli_fail(st, &err);
-  printf("wrote %s (%zu KiB)\n", o.output, (len + 1023) / 1024);
+  fprintf(cli_says(o.output), "wrote %s (%zu KiB)\n", o.output, (len + 1023) / 1024);
   return EXIT_OK;
 }

@@ -34,7 +34,8 @@ static void help(void) {
          "           (LogGOPSim's GOAL), else taken from FILE's extension .json, .xml, .goal;\n"
          "           --format ti: FILE is a directory, as --export-ti FILE\n"
          "  --algo auto  runs every registered algorithm of the problem (default gossip)\n"
-         "           under the given model, picks the least verified cost and runs it;\n"
+         "           under the given model (contention=shared unless --model sets it, as\n"
+         "           compare), picks the least verified cost and runs it;\n"
          "           the output names the pick (JSON: \"algorithm\" and \"auto\": true) and\n"
          "           the runner-up with its cost (JSON: \"runner_up\")\n"
          "  --engine simgrid  also replays the verified schedule on SimGrid's flow-level\n"
@@ -98,6 +99,10 @@ int cmd_run(int argc, char **argv) {
     mg_problem problem = MG_GOSSIP;
     if (o.problem && (st = mg_problem_parse(o.problem, &problem, &err)) != MG_OK) return cli_fail(st, &err);
     if ((st = cli_problem(&o, problem, &pb, &err)) != MG_OK) return cli_fail(st, &err);
+    /* auto picks what compare ranks first under the same flags, so it
+     * prices by compare's rule: shared unless --model sets contention (a
+     * review: compare ranked torus-ternary first, auto picked weave) */
+    if (!cli_model_sets_contention(&o)) pb.model.contention = MG_CONT_SHARED;
     cli_sim_opts(&o, &so);
     mg_sim_opts quiet = so;
     quiet.progress = NULL;
@@ -170,9 +175,10 @@ int cmd_run(int argc, char **argv) {
       printf("auto           picked %s: the least verified cost of %zu algorithms that verify\n", a->name, nverified);
       if (choice.runner_up) {
         char rp[256];
-        printf("runner-up      %s%s%s at %.10g %s\n", choice.runner_up->name, choice.runner_up_params.n ? ":" : "",
+        char rc[32];
+        printf("runner-up      %s%s%s at %s %s\n", choice.runner_up->name, choice.runner_up_params.n ? ":" : "",
                choice.runner_up_params.n ? mg_params_format(&choice.runner_up_params, rp, sizeof rp) : "",
-               choice.runner_up_cost, cli_cost_unit());
+               mg_fmt_double(choice.runner_up_cost, rc, sizeof rc), cli_cost_unit());
       }
     }
     cli_print_report(a->name, &ps, &pb, &rep);

@@ -12,7 +12,9 @@ int cmd_tune(int argc, char **argv) {
     printf("usage: meshgossip tune --algo NAME --topo SPEC [--model SPEC | --r R] [--bytes L] [--json]\n\n"
            "Generates and verifies every candidate parameter set of the algorithm and\n"
            "prints the one with the least cost, and the runner-up. Parameters given\n"
-           "with the name (circgos:a=3) are held: the others are tuned.\n\n"
+           "with the name (circgos:a=3) are held: the others are tuned. Prices under\n"
+           "the given model, contention=strict unless --model sets it (as run; compare\n"
+           "tunes its rows under contention=shared, so its pick may differ).\n\n"
            "example:\n  meshgossip tune --algo circgos --topo ring:729 --r 10\n");
     return EXIT_OK;
   }
@@ -49,12 +51,12 @@ int cmd_tune(int argc, char **argv) {
     json_object_set_new(j, "evaluated", json_integer((json_int_t)evaluated));
     cli_print_json(j);
   } else {
-    char p1[256], p2[256];
-    printf("best        %s:%s  cost %.10g %s, %lld rounds (verified)\n", a->name,
-           mg_params_format(&best, p1, sizeof p1), br.cost, cli_cost_unit(), (long long)br.rounds);
+    char p1[256], p2[256], c1[32], c2[32];
+    printf("best        %s:%s  cost %s %s, %lld rounds (verified)\n", a->name, mg_params_format(&best, p1, sizeof p1),
+           mg_fmt_double(br.cost, c1, sizeof c1), cli_cost_unit(), (long long)br.rounds);
     if (sr.verified)
-      printf("runner-up   %s:%s  cost %.10g %s\n", a->name, mg_params_format(&second, p2, sizeof p2), sr.cost,
-             cli_cost_unit());
+      printf("runner-up   %s:%s  cost %s %s\n", a->name, mg_params_format(&second, p2, sizeof p2),
+             mg_fmt_double(sr.cost, c2, sizeof c2), cli_cost_unit());
     printf("evaluated   %zu verified candidates\n", evaluated);
   }
   mg_report_free(&br);

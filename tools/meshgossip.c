@@ -1,6 +1,9 @@
 /* meshgossip: the command dispatcher. */
 #include "cli.h"
 
+#include "../src/util/internal.h"
+
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,7 +48,26 @@ static int flushed(int code) {
   return code;
 }
 
+/* A command killed midway leaves no temporary file beside its target (a
+ * review: plot killed by SIGTERM left out.svg.tmpXXXXXX, 52 MB); then the
+ * signal's own action, so the caller sees how it ended. */
+static void on_signal(int sig) {
+  mg_outfile_discard_pending();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
 int main(int argc, char **argv) {
+  const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    /* a signal ignored by the parent (nohup) stays ignored */
+    struct sigaction old;
+    if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN) sigaction(sigs[i], &sa, NULL);
+  }
   if (argc < 2) {
     fprintf(stderr, "meshgossip: no command given (try 'meshgossip --help')\n");
     return EXIT_USAGE;

@@ -55,6 +55,10 @@ mg_status mg_compare(const mg_problem_spec *pb, const mg_sim_opts *opts, int tun
    * with bus switching) is the caller's error, not every row's */
   mg_status vs = mg_model_validate(&pb->model, &pb->topo, pb->problem, err);
   if (vs != MG_OK) return vs;
+  /* so is a bound beyond a double: every row would be refused for it,
+   * each under another name (a review) */
+  mg_bound bd;
+  if ((vs = mg_lower_bound(pb, &bd, err)) != MG_OK) return vs;
   size_t n = 0;
   mg_compare_row *out = mg_calloc(mg_algo_count(), sizeof *out);
   if (!out) return mg_fail(err, MG_ERR_NOMEM, "out of memory");

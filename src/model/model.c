@@ -267,6 +267,20 @@ double mg_model_wire_bytes(const mg_model *m, double bytes) {
 }
 
 mg_status mg_model_validate(const mg_model *m, const mg_topo *t, mg_problem problem, mg_err *err) {
+  /* a model filled in by a program, not parsed: the parser's rules hold
+   * (a review: ts = -1 priced a verified schedule below its bound) */
+  const double num[5] = {m->ts, m->td, m->tl, m->o, m->orecv};
+  static const char *const key[5] = {"ts", "td", "tl", "o", "or"};
+  for (int i = 0; i < 5; i++)
+    if (!isfinite(num[i]) || num[i] < 0)
+      return mg_fail(err, MG_ERR_INVALID, "model %s must be a finite number >= 0, not %g", key[i], num[i]);
+  if (!isfinite(m->ack) || m->ack < 0 || m->ack > 1)
+    return mg_fail(err, MG_ERR_INVALID, "model ack must be between 0 and 1, not %g", m->ack);
+  if (m->nbwf < 0 || m->nbwf > MG_MAX_BWF)
+    return mg_fail(err, MG_ERR_INVALID, "model nbwf must be 0 to %d, not %d", MG_MAX_BWF, m->nbwf);
+  for (int j = 0; j < m->nbwf; j++)
+    if (!isfinite(m->bwf[j]) || m->bwf[j] <= 0 || (j > 0 && m->bwf_at[j] <= m->bwf_at[j - 1]))
+      return mg_fail(err, MG_ERR_INVALID, "model bwf: factors must be finite and > 0, thresholds increasing");
   if (m->switching == MG_SW_BUS && t->kind != MG_TOPO_MESHBUS)
     return mg_fail(err, MG_ERR_INVALID, "switching=bus needs a meshbus topology");
   if (t->kind == MG_TOPO_MESHBUS && m->switching != MG_SW_BUS)

@@ -456,13 +456,21 @@ static void clock_terms(const mg_problem_spec *pb, mg_bound *b) {
 }
 
 mg_status mg_lower_bound(const mg_problem_spec *pb, mg_bound *b, mg_err *err) {
-  (void)err;
   memset(b, 0, sizeof *b);
+  mg_status st = mg_model_validate(&pb->model, &pb->topo, pb->problem, err);
+  if (st != MG_OK) return st;
   if (pb->problem == MG_GOSSIP)
     gossip_bounds(pb, b);
   else
     exchange_bounds(pb, b);
   shared_arcs(pb, b);
   clock_terms(pb, b);
+  /* as a schedule's cost (sim.c): a bound beyond a double is no figure */
+  int finite = isfinite(b->lower_bound);
+  for (int i = 0; i < b->n; i++)
+    finite = finite && isfinite(b->term[i].value);
+  if (!finite)
+    return mg_fail(err, MG_ERR_INVALID,
+                   "the lower bound overflows a double (%g bytes under this model): give fewer bytes", pb->bytes);
   return MG_OK;
 }

@@ -73,10 +73,18 @@ typedef struct mg_outfile {
   int is_special; /* path is no regular file: opened for writing at close */
   char tmp[4096];
   char path[4096];
+  int slot; /* its place among the pending temporary files, -1 none */
 } mg_outfile;
 mg_status mg_outfile_open(mg_outfile *o, const char *path, mg_err *err);
 /* 1 when path is "-" or names what standard output goes to. */
 int mg_outfile_is_stdout(const char *path);
 mg_status mg_outfile_close(mg_outfile *o, int ok, mg_err *err);
+/* Removes the temporary files of every output file still open (at most
+ * MG_OUTFILE_PENDING are known; one opened beyond that is not). Async-
+ * signal-safe: for a program's SIGINT/SIGTERM handler, so that a command
+ * killed midway leaves no half-written file beside its target (the
+ * library installs no handler of its own). */
+#define MG_OUTFILE_PENDING 8
+void mg_outfile_discard_pending(void);
 
 #endif

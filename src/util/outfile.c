@@ -3,12 +3,43 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* The temporary names of open output files, for a signal handler
+ * (mg_outfile_discard_pending): a slot is claimed with a compare-and-swap
+ * and its name written before it is marked ready, so the handler reads
+ * whole names only. */
+static char pending[MG_OUTFILE_PENDING][4096];
+static _Atomic int pending_state[MG_OUTFILE_PENDING]; /* 0 free, 1 claimed, 2 ready */
+
+static void pending_add(mg_outfile *o) {
+  o->slot = -1;
+  for (int i = 0; i < MG_OUTFILE_PENDING; i++) {
+    int free_slot = 0;
+    if (atomic_compare_exchange_strong(&pending_state[i], &free_slot, 1)) {
+      memcpy(pending[i], o->tmp, sizeof pending[i]);
+      atomic_store(&pending_state[i], 2);
+      o->slot = i;
+      return;
+    }
+  }
+}
+
+static void pending_drop(mg_outfile *o) {
+  if (o->slot >= 0) atomic_store(&pending_state[o->slot], 0);
+  o->slot = -1;
+}
+
+void mg_outfile_discard_pending(void) {
+  for (int i = 0; i < MG_OUTFILE_PENDING; i++)
+    if (atomic_load(&pending_state[i]) == 2) unlink(pending[i]);
+}
 
 /* Standard output and special files cannot be taken back: write to an
  * anonymous file, copied out only when everything was written. */
@@ -25,6 +56,7 @@ int mg_outfile_is_stdout(const char *path) {
 
 mg_status mg_outfile_open(mg_outfile *o, const char *path, mg_err *err) {
   memset(o, 0, sizeof *o);
+  o->slot = -1;
   if (mg_outfile_is_stdout(path)) {
     /* "-", /dev/stdout, /proc/self/fd/1 or the file standard output goes
      * to: standard output itself (opening it again would truncate it, and
@@ -63,12 +95,14 @@ mg_status mg_outfile_open(mg_outfile *o, const char *path, mg_err *err) {
     return mg_fail(err, MG_ERR_INVALID, "output path too long");
   int fd = mkstemp(o->tmp);
   if (fd < 0) return mg_fail(err, MG_ERR_IO, "cannot create a file beside '%s'", path);
+  pending_add(o);
   /* mkstemp makes the file 0600; what we write is no secret */
   mode_t um = umask(0);
   umask(um);
   if (fchmod(fd, 0666 & ~um) != 0 || !(o->f = fdopen(fd, "w"))) {
     close(fd);
     unlink(o->tmp);
+    pending_drop(o);
     return mg_fail(err, MG_ERR_IO, "cannot open a file beside '%s' for writing", path);
   }
   return MG_OK;
@@ -105,5 +139,6 @@ mg_status mg_outfile_close(mg_outfile *o, int ok, mg_err *err) {
   if (ok && st == MG_OK && rename(o->tmp, o->path) != 0)
     st = mg_fail(err, MG_ERR_IO, "cannot move the file into '%s'", o->path);
   if (!ok || st != MG_OK) unlink(o->tmp);
+  pending_drop(o);
   return st;
 }

@@ -91,10 +91,16 @@ int mg_parse_i64(const char *s, int64_t *v) {
 
 int mg_parse_double(const char *s, double *v) {
   if (!s || !*s) return 0;
+  /* decimal only: strtod also reads hexadecimal ("0x10" is 16), which no
+   * one writes for a time or a size and a typo can produce */
+  for (const char *c = s; *c; c++)
+    if (*c == 'x' || *c == 'X') return 0;
   errno = 0;
   char *end;
   double x = strtod(s, &end);
-  if (errno || *end || !isfinite(x)) return 0;
+  /* ERANGE on underflow still gives a finite value (1e-320 is a subnormal,
+   * 1e-400 is 0); overflow is inf, refused */
+  if ((errno && errno != ERANGE) || *end || !isfinite(x)) return 0;
   *v = x;
   return 1;
 }
