@@ -185,7 +185,7 @@ int cmd_compare(int argc, char **argv) {
   if (o.help) {
     printf("usage: meshgossip compare --problem gossip|exchange --topo SPEC [--model SPEC | --r R]\n"
            "                          [--bytes L | --sizes LIST [--plot FILE.svg] [--spec]] [--json] [--all]\n"
-           "                          [--timing sync|async|ranks] [--engine simgrid[:...]]\n\n"
+           "                          [--timing sync|async|ranks] [--engine simgrid[:...]] [--mem-limit BYTES]\n\n"
            "Runs every registered algorithm of the problem that applies to the topology\n"
            "and model (tunable ones tuned), verifies each, and ranks them by cost beside\n"
            "the lower bound. Algorithms that do not apply are named in one line at the\n"

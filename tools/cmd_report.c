@@ -34,7 +34,7 @@ int cmd_report(int argc, char **argv) {
   if (!cli_parse(argc, argv, &o, " problem topo model r bytes sizes output mem-limit ")) return EXIT_USAGE;
   if (o.help) {
     printf("usage: meshgossip report --problem gossip|exchange --topo SPEC [--model SPEC | --r R]\n"
-           "                         [--bytes L] [--sizes LIST] -o FILE.html\n\n"
+           "                         [--bytes L] [--sizes LIST] [--mem-limit BYTES] -o FILE.html\n\n"
            "Writes one self-contained HTML page (inline SVG, no network): the comparison\n"
            "of every registered algorithm at L bytes, the lower bound term by term, a\n"
            "sweep plot over LIST (default: L/64 .. 64L in steps of 4), the model, and the\n"

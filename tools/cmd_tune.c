@@ -9,7 +9,8 @@ int cmd_tune(int argc, char **argv) {
   mg_err err = {{0}};
   if (!cli_parse(argc, argv, &o, " algo topo model r bytes json mem-limit ")) return EXIT_USAGE;
   if (o.help) {
-    printf("usage: meshgossip tune --algo NAME --topo SPEC [--model SPEC | --r R] [--bytes L] [--json]\n\n"
+    printf("usage: meshgossip tune --algo NAME --topo SPEC [--model SPEC | --r R] [--bytes L] [--json]\n"
+           "                       [--mem-limit BYTES]\n\n"
            "Generates and verifies every candidate parameter set of the algorithm and\n"
            "prints the one with the least cost, and the runner-up. Parameters given\n"
            "with the name (circgos:a=3) are held: the others are tuned. Prices under\n"

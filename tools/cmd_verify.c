@@ -12,8 +12,9 @@ int cmd_verify(int argc, char **argv) {
   mg_err err = {{0}};
   if (!cli_parse(argc, argv, &o, cli_verify_options)) return EXIT_USAGE;
   if (o.help) {
-    printf("usage: meshgossip verify FILE [--json]\n"
-           "       meshgossip verify ALGO.xml --topo T [--model SPEC|--r R] [--bytes B] [--format msccl] [--json]\n\n"
+    printf("usage: meshgossip verify FILE [--json] [--mem-limit BYTES]\n"
+           "       meshgossip verify ALGO.xml --topo T [--model SPEC|--r R] [--bytes B] [--timing sync|async|ranks]\n"
+           "                         [--format msccl] [--json] [--mem-limit BYTES]\n\n"
            "Reads a schedule file (meshgossip.schedule version 1), replays its explicit\n"
            "item lists through the simulator under the file's model, and reports whether\n"
            "every rule holds and every item is delivered. The file's own report is only\n"

@@ -4,7 +4,9 @@
 # meshgossip.pc, the CMake package, man pages, completion), then builds
 # consumer.c against it with pkg-config (shared and --static) and with
 # find_package(meshgossip) (shared and static targets) and runs each: the
-# program checks a simulated cost against the closed form.
+# program checks a simulated cost against the closed form. Every installed
+# header compiles alone; with MPI, an MPI program built by mpicc with
+# meshgossip_mpi.pc runs mg_allgather on 4 ranks and checks every int.
 set -euo pipefail
 build=$1 here=$2 cc=$3 cmake=$4
 command -v pkg-config >/dev/null || { echo "no pkg-config: skipped"; exit 77; }
@@ -21,6 +23,10 @@ for f in "$libdir/libmeshgossip.a" "$libdir/libmeshgossip.so.$version" "$prefix/
          "$libdir/cmake/meshgossip/meshgossipConfig.cmake" "$prefix/share/man/man1/meshgossip.1" \
          "$prefix/share/man/man1/meshgossip-mpi.1" "$prefix/share/bash-completion/completions/meshgossip"; do
   [ -e "$f" ] || fail "missing $f"
+done
+for h in meshgossip.h meshgossip_draw.h meshgossip_engine.h meshgossip_shard.h; do
+  printf '#include <%s>\nint main(void) { return 0; }\n' "$h" >"$tmp/h.c"
+  "$cc" -std=c11 -Wall -Werror -fsyntax-only -I"$prefix/include" "$tmp/h.c" || fail "$h does not compile alone"
 done
 soname=$(objdump -p "$libdir/libmeshgossip.so" | awk '/SONAME/ {print $2}')
 [ "$soname" = "libmeshgossip.so.${version%.*}" ] || fail "SONAME $soname, expected libmeshgossip.so.${version%.*}"
@@ -39,6 +45,13 @@ fi
 comp=$(PATH=$prefix/bin:$PATH bash -c 'source "$1"; COMP_WORDS=(meshgossip run --algo conc); COMP_CWORD=3; _meshgossip
   echo "${COMPREPLY[*]}"' _ "$prefix/share/bash-completion/completions/meshgossip")
 [ "$comp" = concentrate ] || fail "bash completion of --algo conc gave '$comp'"
+comp=$(PATH=$prefix/bin:$PATH bash -c 'source "$1"; COMP_WORDS=(meshgossip pla); COMP_CWORD=1; _meshgossip
+  echo "${COMPREPLY[*]}"' _ "$prefix/share/bash-completion/completions/meshgossip")
+[ "$comp" = platform ] || fail "bash completion of pla gave '$comp'"
+comp=$(PATH=$prefix/bin:$PATH bash -c 'source "$1"; COMP_WORDS=(meshgossip table ""); COMP_CWORD=2; _meshgossip
+  echo "${COMPREPLY[*]}"' _ "$prefix/share/bash-completion/completions/meshgossip")
+case " $comp " in *" juurlink-t1 "*" fujita "*) ;; *) fail "table completion gave '$comp'" ;; esac
+case " $comp " in *" meshgossip "*) fail "table completion offers 'meshgossip': '$comp'" ;; esac
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 [ "$(pkg-config --modversion meshgossip)" = "$version" ] || fail "pkg-config --modversion"
 cd "$tmp"
@@ -54,4 +67,35 @@ ldd ./c_pc_shared | grep "$libdir/libmeshgossip.so" >/dev/null || fail "c_pc_sha
 "$cmake" --build cm >>cm.log
 ./cm/consumer_shared "$version"
 ./cm/consumer_static "$version"
+# the MPI library through its pkg-config file, built by mpicc
+if [ -e "$libdir/libmeshgossip_mpi.a" ] && command -v mpicc >/dev/null && command -v mpirun >/dev/null; then
+  [ -e "$libdir/pkgconfig/meshgossip_mpi.pc" ] || fail "missing meshgossip_mpi.pc"
+  cat >mpic.c <<'EOC'
+#include <meshgossip_mpi.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int me, n, bad = 0, s[3], r[3 * 64];
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  for (int i = 0; i < 3; i++) s[i] = 100 * me + i;
+  if (n > 64 || mg_allgather(s, 3, MPI_INT, r, 3, MPI_INT, MPI_COMM_WORLD) != MPI_SUCCESS) bad = 1;
+  for (int i = 0; !bad && i < 3 * n; i++) bad = r[i] != 100 * (i / 3) + i % 3;
+  int all = 0;
+  MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (me == 0) printf("mg_allgather on %d ranks: %s\n", n, all ? "WRONG" : "ok");
+  MPI_Finalize();
+  return all != 0;
+}
+EOC
+  mpicc mpic.c -o mpic $(pkg-config --cflags --libs meshgossip_mpi) -lm -Wl,-rpath,"$libdir" || fail "mpicc with meshgossip_mpi.pc"
+  root=()
+  [ "$(id -u)" = 0 ] && root=(--allow-run-as-root)
+  mpirun "${root[@]}" --oversubscribe -np 4 ./mpic | grep -q "on 4 ranks: ok" || fail "the MPI consumer"
+  for h in meshgossip_mpi.h meshgossip_mpi_shard.h; do
+    printf '#include <%s>\nint main(void) { return 0; }\n' "$h" >h.c
+    mpicc -std=c11 -Wall -Werror -fsyntax-only -I"$prefix/include" h.c || fail "$h does not compile alone"
+  done
+  echo "meshgossip_mpi: ok"
+fi
 echo "install_consumer: ok"

@@ -44,7 +44,7 @@ foreach(np 1 4)
 endforeach()
 
 # The interposer and an unmodified program under it.
-add_library(meshgossip-pmpi SHARED ${CMAKE_SOURCE_DIR}/src/mpi/pmpi.c ${CMAKE_SOURCE_DIR}/src/mpi/typesig.c)
+add_library(meshgossip-pmpi SHARED ${PROJECT_SOURCE_DIR}/src/mpi/pmpi.c ${PROJECT_SOURCE_DIR}/src/mpi/typesig.c)
 target_link_libraries(meshgossip-pmpi PRIVATE meshgossip_mpi)
 set_target_properties(meshgossip-pmpi PROPERTIES OUTPUT_NAME meshgossip-pmpi)
 add_executable(mpi_unmodified ${CMAKE_CURRENT_LIST_DIR}/unmodified.c)
@@ -95,19 +95,19 @@ add_test(NAME mpi_interposed_sync_data COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_ALL
 set_tests_properties(mpi_interposed_sync_data PROPERTIES TIMEOUT 60 LABELS mpi ENVIRONMENT "EXPECT=count 4099: meshgossip dimwise-colored on torus:3x3, sync=data")
 # MESHGOSSIP_MODEL=@FILE: the same two models as model files (the form
 # meshgossip-mpi calibrate -o writes: one key a line, # comments)
-file(WRITE ${CMAKE_BINARY_DIR}/model_startup.model "# start-ups dear\nts=1\ntl=1e-12\n")
-file(WRITE ${CMAKE_BINARY_DIR}/model_bytes.model "# bytes dear\nts=0\ntl=1\n")
+file(WRITE ${PROJECT_BINARY_DIR}/model_startup.model "# start-ups dear\nts=1\ntl=1e-12\n")
+file(WRITE ${PROJECT_BINARY_DIR}/model_bytes.model "# bytes dear\nts=0\ntl=1\n")
 add_test(NAME mpi_interposed_model_file_startup
-         COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=@${CMAKE_BINARY_DIR}/model_startup.model)
+         COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=@${PROJECT_BINARY_DIR}/model_startup.model)
 set_tests_properties(mpi_interposed_model_file_startup PROPERTIES TIMEOUT 60 LABELS mpi
                      ENVIRONMENT "EXPECT=count 4099: meshgossip torus-ternary on ring:9")
 add_test(NAME mpi_interposed_model_file_bytes
-         COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=@${CMAKE_BINARY_DIR}/model_bytes.model)
+         COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=@${PROJECT_BINARY_DIR}/model_bytes.model)
 set_tests_properties(mpi_interposed_model_file_bytes PROPERTIES TIMEOUT 60 LABELS mpi
                      ENVIRONMENT "EXPECT=count 4099: meshgossip ring on ring:9")
 # calibrate -o writes a model file that the library reads back
 add_test(NAME mpi_calibrate_model_file
-         COMMAND bash -c "${MPIEXEC_EXECUTABLE} --allow-run-as-root --oversubscribe -np 3 $<TARGET_FILE:meshgossip-mpi> calibrate --sizes 1024,4096 --reps 2 -o ${CMAKE_BINARY_DIR}/calibrated_np3.model && grep -E '^o=[0-9.e+-]+$' ${CMAKE_BINARY_DIR}/calibrated_np3.model && $<TARGET_FILE:meshgossip-cli> run --algo ring --topo ring:3 --bytes 1024 --model @${CMAKE_BINARY_DIR}/calibrated_np3.model")
+         COMMAND bash -c "${MPIEXEC_EXECUTABLE} --allow-run-as-root --oversubscribe -np 3 $<TARGET_FILE:meshgossip-mpi> calibrate --sizes 1024,4096 --reps 2 -o ${PROJECT_BINARY_DIR}/calibrated_np3.model && grep -E '^o=[0-9.e+-]+$' ${PROJECT_BINARY_DIR}/calibrated_np3.model && $<TARGET_FILE:meshgossip-cli> run --algo ring --topo ring:3 --bytes 1024 --model @${PROJECT_BINARY_DIR}/calibrated_np3.model")
 set_tests_properties(mpi_calibrate_model_file PROPERTIES TIMEOUT 120 LABELS mpi
                      PASS_REGULAR_EXPRESSION "verified")
 # an intercommunicator goes to PMPI
@@ -123,11 +123,11 @@ set_tests_properties(mpi_unmodified_plain mpi_interposed_ring6 mpi_interposed_in
 # run and verify (tools/mpi/dist.c) are the CLI's own commands with a shard
 set(MG_CLI_COMMANDS ${MG_CLI_SOURCES})
 list(FILTER MG_CLI_COMMANDS EXCLUDE REGEX "/meshgossip\\.c$")
-add_executable(meshgossip-mpi ${CMAKE_SOURCE_DIR}/tools/mpi/meshgossip_mpi.c ${CMAKE_SOURCE_DIR}/tools/mpi/calibrate.c
-               ${CMAKE_SOURCE_DIR}/tools/mpi/calibrate_loggp.c ${CMAKE_SOURCE_DIR}/tools/mpi/calibrate_eager.c
-               ${CMAKE_SOURCE_DIR}/tools/mpi/bench.c
-               ${CMAKE_SOURCE_DIR}/tools/mpi/dist.c ${MG_CLI_COMMANDS})
-target_include_directories(meshgossip-mpi PRIVATE ${CMAKE_SOURCE_DIR}/tools/mpi)
+add_executable(meshgossip-mpi ${PROJECT_SOURCE_DIR}/tools/mpi/meshgossip_mpi.c ${PROJECT_SOURCE_DIR}/tools/mpi/calibrate.c
+               ${PROJECT_SOURCE_DIR}/tools/mpi/calibrate_loggp.c ${PROJECT_SOURCE_DIR}/tools/mpi/calibrate_eager.c
+               ${PROJECT_SOURCE_DIR}/tools/mpi/bench.c
+               ${PROJECT_SOURCE_DIR}/tools/mpi/dist.c ${MG_CLI_COMMANDS})
+target_include_directories(meshgossip-mpi PRIVATE ${PROJECT_SOURCE_DIR}/tools/mpi)
 target_link_libraries(meshgossip-mpi PRIVATE meshgossip_mpi)
 add_test(NAME mpi_calibrate COMMAND ${MG_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} 3 $<TARGET_FILE:meshgossip-mpi> calibrate
          --sizes 0,4096,65536 --reps 3)
@@ -155,7 +155,7 @@ endforeach()
 # (its components are unloaded before the check, hence the full unwind so
 # that the suppressions see ompi_mpi_init/finalize); leaks of ours still fail.
 if(MG_SANITIZE)
-  get_property(MG_ALL_TESTS DIRECTORY ${CMAKE_SOURCE_DIR} PROPERTY TESTS)
+  get_property(MG_ALL_TESTS DIRECTORY ${PROJECT_SOURCE_DIR} PROPERTY TESTS)
   foreach(t ${MG_ALL_TESTS})
     if(t MATCHES "^mpi_")
       set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT
@@ -182,10 +182,10 @@ foreach(case mismatch topo types inter comms threads)
   endforeach()
 endforeach()
 # bench/mpi_cache_rss.c: RSS over 100,000 interposed calls (bench/mpi_stress.sh)
-add_executable(mpi_cache_rss ${CMAKE_SOURCE_DIR}/bench/mpi_cache_rss.c)
+add_executable(mpi_cache_rss ${PROJECT_SOURCE_DIR}/bench/mpi_cache_rss.c)
 target_link_libraries(mpi_cache_rss PRIVATE MPI::MPI_C)
 # bench/mpi_type_calls.c: time per interposed call by kind of datatype
-add_executable(mpi_type_calls ${CMAKE_SOURCE_DIR}/bench/mpi_type_calls.c)
+add_executable(mpi_type_calls ${PROJECT_SOURCE_DIR}/bench/mpi_type_calls.c)
 target_link_libraries(mpi_type_calls PRIVATE MPI::MPI_C)
 
 # What the interposer covers beyond MPI_Allgather/MPI_Alltoall
@@ -210,7 +210,7 @@ endforeach()
 # ASan, and over 60 s when other jobs load the machine; on 16 ranks 161 to
 # 243 s at -O1 in two CI rehearsals on the same machine).
 if(MG_SANITIZE)
-  get_property(MG_ALL_TESTS DIRECTORY ${CMAKE_SOURCE_DIR} PROPERTY TESTS)
+  get_property(MG_ALL_TESTS DIRECTORY ${PROJECT_SOURCE_DIR} PROPERTY TESTS)
   foreach(t ${MG_ALL_TESTS})
     if(t MATCHES "^mpi_")
       set_tests_properties(${t} PROPERTIES TIMEOUT 600)

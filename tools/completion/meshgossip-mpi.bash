@@ -17,6 +17,7 @@ _meshgossip_mpi() {
       COMPREPLY=($(compgen -W "auto $algos" -- "$cur"))
       return ;;
     --coll) COMPREPLY=($(compgen -W "allgather alltoall" -- "$cur")); return ;;
+    --sync) COMPREPLY=($(compgen -W "rounds data auto" -- "$cur")); return ;;
     --topo) COMPREPLY=($(compgen -W "ring: line: torus: mesh: meshbus:" -- "$cur")); compopt -o nospace; return ;;
     -o|--out|--export) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --model|--r|--bytes|--sizes|--reps|--serial|-m|-i|-x|--iterations|--warmup|--mem-limit) return ;;
@@ -26,7 +27,7 @@ _meshgossip_mpi() {
     run) opts="--algo --problem --topo --model --r --bytes --json --mem-limit --serial" ;;
     verify) opts="--json --mem-limit --serial"; COMPREPLY=($(compgen -f -- "$cur")) ;;
     calibrate) opts="--sizes --reps --json -o" ;;
-    bench) opts="--coll --algo --topo -m --sizes -i -x -f --json" ;;
+    bench) opts="--coll --algo --topo -m --sizes -i -x -f --json --sync" ;;
   esac
   COMPREPLY+=($(compgen -W "$opts --help" -- "$cur"))
 }
