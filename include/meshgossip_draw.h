@@ -28,6 +28,15 @@ typedef struct mg_text {
 } mg_text;
 
 void mg_text_free(mg_text *t);
+/* Every function below that takes pointers returns MG_ERR_INVALID with a
+ * one-line message for a required one that is NULL (mg_text_free,
+ * mg_trace_free: a no-op; mg_trace_row: UINT32_MAX; mg_draw_arrows_fit: 0).
+ * Text from the caller or the simulator (titles, names, messages) reaches
+ * SVG and HTML escaped and as valid UTF-8 XML: invalid UTF-8 and the
+ * control characters XML forbids or HTML calls errors (all C0 but tab,
+ * newline and return; DEL; C1; noncharacters) become U+FFFD. No picture
+ * holds a nan or inf. */
+
 /* Writes the text to f; MG_ERR_IO on a write error. */
 mg_status mg_text_fwrite(const mg_text *t, FILE *f, mg_err *err);
 /* Writes the text to path through a temporary file renamed into place:
@@ -95,12 +104,20 @@ typedef struct mg_trace {
   uint64_t idle_arcs; /* arcs that carried nothing in the whole run */
   double mean_busy;   /* mean over rounds with transfers of mean_busy */
   double max_busy;    /* largest max_busy of any round */
+  /* 1 if the simulator rejected the schedule (mg_trace_run returned
+   * MG_ERR_VIOLATION): violation says which rule at which round; the
+   * rounds above are those before it (all of them when violation.round is
+   * -1, a schedule found incomplete at its end). The pictures say so. */
+  int rejected;
+  mg_violation violation;
 } mg_trace;
 
 /* Generates a's schedule, runs it through the simulator (as mg_run does,
  * the same report with lower bound and ratio) and records the trace.
  * Returns what mg_run would; on MG_ERR_VIOLATION the trace holds the rounds
- * before the failing one. *out is NULL on any other error. */
+ * before the failing one and says which (rejected, violation). *out is
+ * NULL on any other error. a, pb, out and rep are required (ps, opts, to
+ * may be NULL): MG_ERR_INVALID without them. */
 mg_status mg_trace_run(const mg_algo *a, const mg_problem_spec *pb, const mg_params *ps, const mg_sim_opts *opts,
                        const mg_trace_opts *to, mg_trace **out, mg_report *rep, mg_err *err);
 void mg_trace_free(mg_trace *t);
@@ -126,19 +143,28 @@ int mg_draw_arrows_fit(const mg_topo *t);
  * circle or a row; 3D: a row of z-slices; meshbus with its buses), each
  * transfer an arrow along its route coloured by items, shared arcs marked,
  * each panel captioned with the round's cost and its split. Machines that
- * do not fit (mg_draw_arrows_fit) get mg_draw_heatmap instead. */
+ * do not fit (mg_draw_arrows_fit) get mg_draw_heatmap instead. A rejected
+ * trace (t->rejected) is drawn with a red banner (<g class="violation"
+ * data-rule data-round>) naming the rule, the round and the simulator's
+ * message, and saying which rounds are drawn; a round at or past the
+ * rejected one is MG_ERR_INVALID ("was not run"). */
 mg_status mg_draw_rounds(const mg_trace *t, int64_t round, mg_text *out, mg_err *err);
 
-/* The link-load heatmap: arcs (rows) x rounds (columns), every cell. */
+/* The link-load heatmap: arcs (rows) x rounds (columns), every cell; a
+ * rejected trace gets the banner of mg_draw_rounds. */
 mg_status mg_draw_heatmap(const mg_trace *t, mg_text *out, mg_err *err);
 
 /* Line plots (sweeps). */
 enum { MG_PLOT_LINE = 0, MG_PLOT_DASHED = 1, MG_PLOT_BOUND = 2 };
 typedef struct mg_plot_series {
   const char *name;
-  const double *x, *y; /* n points; non-finite or (log axis) <= 0 y skipped */
+  /* n points; a point off the axes (x or y not finite, or <= 0 on a log
+   * axis) is not drawn: it is counted in the series' data-skipped and its
+   * legend entry ("3 of 7 not drawn"), and a panel with no point to draw
+   * says so and why in its plot area (<text class="empty">) */
+  const double *x, *y;
   size_t n;
-  int style; /* MG_PLOT_* */
+  int style; /* MG_PLOT_*; anything else is MG_ERR_INVALID */
 } mg_plot_series;
 
 typedef struct mg_plot_panel {
@@ -159,7 +185,11 @@ typedef struct mg_plot_opts {
  * (at most MG_PLOT_MAX_SERIES per panel). Each axis is a <g> of class
  * "xaxis"/"yaxis" with data-min/data-max (its range: the ticks just
  * around the data), each series a <g class="series" data-name=...>, each
- * point one element of class "point" with data-x and data-y. */
+ * point one element of class "point" with data-x and data-y. Axis ranges
+ * are finite and never empty: a single value gets a range around it.
+ * MG_ERR_INVALID: panels, o or out NULL; npanels not 1..8; a panel with
+ * over MG_PLOT_MAX_SERIES series or NULL series; a series with points and
+ * NULL x or y, or an unknown style. */
 #define MG_PLOT_MAX_SERIES 12
 mg_status mg_draw_plot(const mg_plot_panel *panels, size_t npanels, const mg_plot_opts *o, mg_text *out, mg_err *err);
 
@@ -167,7 +197,10 @@ mg_status mg_draw_plot(const mg_plot_panel *panels, size_t npanels, const mg_plo
  * registry algorithm a (mg_algo_at) at sizes[k], NaN where refused or not
  * verified; costs[mg_algo_count() * nsizes + k] the lower bound. Two
  * panels, cost and cost/bound against the size (log-log), one line per
- * algorithm (the best 11 by mean ratio to the bound), the bound dashed. */
+ * algorithm (the best 11 by mean ratio to the bound), the bound dashed.
+ * A cost of 0, or a ratio where the bound is 0 or past a double, is left
+ * out as mg_draw_plot says. pb, sizes, costs and out are required and
+ * nsizes >= 1. */
 mg_status mg_draw_sweep(const mg_problem_spec *pb, const double *sizes, size_t nsizes, const double *costs,
                         mg_text *out, mg_err *err);
 
@@ -178,7 +211,10 @@ mg_status mg_draw_sweep(const mg_problem_spec *pb, const double *sizes, size_t n
 /* One self-contained HTML page (inline SVG, no network): the comparison
  * table at pb->bytes, a sweep plot over sizes (nsizes >= 1), the lower
  * bound and its terms, the model, and the best verified schedule's round
- * pictures and link heatmap. MG_ERR_UNSUPPORTED if nothing verifies. */
+ * pictures and link heatmap. MG_ERR_UNSUPPORTED if nothing verifies.
+ * pb, sizes and out are required (opts may be NULL). If no size is > 0 the
+ * page says there is no sweep (its size axis is logarithmic) instead of
+ * drawing one. */
 mg_status mg_report_html(const mg_problem_spec *pb, const mg_sim_opts *opts, const double *sizes, size_t nsizes,
                          mg_text *out, mg_err *err);
 

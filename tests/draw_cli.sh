@@ -66,6 +66,49 @@ printf 'panel,series,x,y\na,one,1,3\na,one,2,2\na,one,3,1\n' > "$tmp/up.csv"
 "$cli" plot "$tmp/down.csv" -o "$tmp/down.svg" > /dev/null && "$cli" plot "$tmp/up.csv" -o "$tmp/up.svg" > /dev/null &&
   cmp -s "$tmp/down.svg" "$tmp/up.svg" || fail "points in falling x drawn differently"
 
+# a review's findings. Labels with a control character and invalid UTF-8
+# make a valid XML file (U+FFFD in their place)
+printf '# title: a\x01b\xff\npanel,series,x,y\np,s\x7f,1,2\np,s\x7f,2,3\n' > "$tmp/c.csv"
+"$cli" plot "$tmp/c.csv" -o "$tmp/c.svg" > /dev/null || fail "plot of odd labels"
+grep -q "a$(printf '\xef\xbf\xbd')b$(printf '\xef\xbf\xbd')<" "$tmp/c.svg" || fail "U+FFFD for \\x01 and \\xff"
+if command -v xmllint > /dev/null; then
+  xmllint --noout "$tmp/c.svg" || fail "plot: invalid XML"
+  xmllint --noout "$tmp/b.svg" || fail "draw: invalid XML"
+fi
+# a single point on log axes, and a range past the largest double: no nan, no inf
+printf 'panel,series,x,y\np,s,5,7\n' > "$tmp/one.csv"
+printf '# x: linear\n# y: linear\npanel,series,x,y\np,s,-1e308,-1e308\np,s,1e308,1e308\n' > "$tmp/huge.csv"
+for f in one huge; do
+  "$cli" plot "$tmp/$f.csv" -o "$tmp/$f.svg" > /dev/null || fail "plot $f.csv"
+  ! grep -Eqi 'nan|inf' "$tmp/$f.svg" || fail "$f.svg: $(grep -Eio '.{20}(nan|inf).{5}' "$tmp/$f.svg" | head -1)"
+done
+grep -q 'class="point" data-x="5" data-y="7"[^>]* cx="339.9" cy="213.2"' "$tmp/one.svg" || fail "5, 7 between 2..10 and 1..100"
+# valid input whose sweep has points the log axes cannot show: written, the
+# points left out and counted, no nan
+for m in "ts=1,tl=1 --bytes 0" "ts=0,td=0,tl=0" "tl=1 --bytes 1e306"; do
+  # shellcheck disable=SC2086
+  "$cli" report --problem gossip --topo torus:4x4 --model $m -o "$tmp/z.html" > /dev/null 2> "$tmp/z.err" ||
+    fail "report --model $m: $(cat "$tmp/z.err")"
+  ! grep -Eqiw 'nan|-nan|inf' "$tmp/z.html" || fail "report --model $m: nan or inf"
+done
+"$cli" compare --problem gossip --topo torus:4x4 --model ts=0,td=0,tl=0 --sizes 1,4 --plot "$tmp/z.svg" > /dev/null ||
+  fail "compare --plot when every cost is 0"
+[ "$(count empty "$tmp/z.svg")" = 2 ] || fail "two panels with nothing to draw say so"
+grep -q 'no point to draw: of [0-9]* points, [0-9]* with y &lt;= 0 on the log y axis' "$tmp/z.svg" || fail "why empty"
+# a rejected schedule: the picture and the line say which rule broke where
+# and count the rounds that ran
+"$cli" draw --algo mpi-allgather-bruck --topo torus:4x4 --model contention=strict -o "$tmp/rej.svg" > "$tmp/rej.out" 2> "$tmp/rej.err"
+[ $? = 1 ] || fail "a rejected schedule's draw exits 1"
+grep -q 'wrote .*: 1 of 1 rounds run before round 1 broke the arc-contention rule (the schedule has 4 rounds), 16 transfers' \
+  "$tmp/rej.out" || fail "draw's line: $(cat "$tmp/rej.out")"
+[ "$(wc -l < "$tmp/rej.err")" = 1 ] && grep -q '\[arc-contention\]; only the 1 round before it ran' "$tmp/rej.err" ||
+  fail "draw's message: $(cat "$tmp/rej.err")"
+grep -q '<g class="violation" data-rule="arc-contention" data-round="1"' "$tmp/rej.svg" || fail "no banner"
+[ "$(count transfer "$tmp/rej.svg")" = 16 ] || fail "round 0 of bruck has 16 transfers"
+"$cli" draw --algo mpi-allgather-bruck --topo torus:4x4 --model contention=strict --round 2 -o "$tmp/rej2.svg" \
+  > /dev/null 2> "$tmp/rej2.err"
+[ $? = 2 ] && [ ! -e "$tmp/rej2.svg" ] && grep -q 'round 2 was not run' "$tmp/rej2.err" || fail "--round past the rejection"
+
 # report in a real browser
 "$cli" report --problem gossip --topo torus:6x6 --model ts=3e-4,tl=2.2e-8 --bytes 4096 -o "$tmp/r.html" > /dev/null ||
   fail "report"

@@ -17,10 +17,12 @@
 #include "helpers.h"
 #include "meshgossip_draw.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 /* ---- a minimal SVG tag scanner ---- */
@@ -480,12 +482,405 @@ static void test_save_atomic(void **state) {
   mg_text_free(&t);
 }
 
+/* ---- text, ranges and arguments (a hostile review's findings) ---- */
+
+/* 1 if s is well-formed UTF-8 holding no character that XML forbids or
+ * HTML calls an error (C0 but tab, newline, return; DEL; C1; U+FFFE/F):
+ * what xmllint and a browser need. Counts U+FFFD into *repl. */
+static int xml_clean(const char *s, size_t *repl) {
+  const unsigned char *p = (const unsigned char *)s;
+  *repl = 0;
+  while (*p) {
+    unsigned c = *p, n = c < 0x80                 ? 1
+                         : c >= 0xC2 && c <= 0xDF ? 2
+                         : c >= 0xE0 && c <= 0xEF ? 3
+                         : c >= 0xF0 && c <= 0xF4 ? 4
+                                                  : 0;
+    if (!n) return 0;
+    uint32_t cp = n == 1 ? c : c & (0xFF >> (n + 1));
+    for (unsigned k = 1; k < n; k++) {
+      if ((p[k] & 0xC0) != 0x80) return 0;
+      cp = cp << 6 | (p[k] & 0x3F);
+    }
+    /* overlong, surrogate, past U+10FFFF */
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
+      return 0;
+    if ((cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || (cp >= 0x7F && cp <= 0x9F) || (cp & 0xFFFE) == 0xFFFE)
+      return 0;
+    *repl += cp == 0xFFFD;
+    p += n;
+  }
+  return 1;
+}
+
+/* no nan or inf anywhere (as numbers: "-nan", "inf", "nan") */
+static int no_nan(const char *s) {
+  for (const char *p = s; *p; p++)
+    if (!strncasecmp(p, "nan", 3) || !strncasecmp(p, "inf", 3)) {
+      /* inside a word ("Infinite", "financial") it is text, not a number */
+      int word =
+          (p > s && ((p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z'))) || (p[3] >= 'a' && p[3] <= 'z');
+      if (!word) return 0;
+    }
+  return 1;
+}
+
+static void test_text_escaped(void **state) {
+  (void)state;
+  /* a control, DEL, C1 (U+0085), a stray 0xff, an overlong '/', a
+   * surrogate, U+FFFF, a sequence cut short at the end; then fine text */
+  const char *bad = "a\x01"
+                    "b\x7f"
+                    "c\xc2\x85"
+                    "d\xff"
+                    "e\xc0\xaf"
+                    "f\xed\xa0\x80"
+                    "g\xef\xbf\xbf"
+                    "h\xe2\x82";
+  const char *good = "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 <&>\"\ttab";
+  double x[2] = {1, 2}, y[2] = {3, 4};
+  mg_plot_series se[2] = {{bad, x, y, 2, MG_PLOT_LINE}, {good, x, y, 2, MG_PLOT_DASHED}};
+  mg_plot_panel pn = {bad, good, se, 2};
+  mg_plot_opts po = {.title = bad, .xlabel = good, .ylabel = bad, .logx = 1, .logy = 1};
+  mg_text t = {0};
+  mg_err err;
+  assert_int_equal(mg_draw_plot(&pn, 1, &po, &t, &err), MG_OK);
+  size_t repl;
+  assert_true(xml_clean(t.s, &repl));
+  /* per use of `bad`: one U+FFFD for each of \x01, DEL, U+0085, \xff,
+   * \xc0, \xaf, \xed, \xa0, \x80, U+FFFF, \xe2, \x82: 12; bad is written
+   * in the <title>, the title, the panel title, the series' data-name and
+   * its legend entry: 5 times (the panel's y label, good, hides the plot's) */
+  assert_int_equal(repl, 12 * 5);
+  assert_non_null(strstr(t.s, "a\xef\xbf\xbd"
+                              "b\xef\xbf\xbd"
+                              "c"));
+  /* good text arrives whole, escaped */
+  assert_non_null(strstr(t.s, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 &lt;&amp;&gt;&quot;\ttab"));
+  mg_text_free(&t);
+  /* the round pictures, the heatmap and a rejected banner use the same
+   * escaping: an algorithm name and a message with the same bytes */
+  traced o;
+  trace(&o, "dimwise", "torus:3x3", "ts=1,tl=1", 1, MG_TRACE_KEEP_ALL);
+  snprintf(o.t->info.algorithm, sizeof o.t->info.algorithm, "%s", "x\x02y\xfe");
+  o.t->rejected = 1;
+  o.t->violation.rule = MG_RULE_ARC_CONTENTION;
+  o.t->violation.round = (int64_t)o.t->nrounds;
+  snprintf(o.t->violation.msg, sizeof o.t->violation.msg, "%s", bad);
+  assert_int_equal(mg_draw_rounds(o.t, -1, &o.svg, &err), MG_OK);
+  assert_true(xml_clean(o.svg.s, &repl));
+  assert_int_equal(repl, 2 * 2 + 12); /* the name in <title> and the title; the message once */
+  o.svg.len = 0;
+  assert_int_equal(mg_draw_heatmap(o.t, &o.svg, &err), MG_OK);
+  assert_true(xml_clean(o.svg.s, &repl));
+  assert_int_equal(repl, 2 * 2 + 12);
+  traced_free(&o);
+}
+
+/* The single plot's frame (one panel, no title): points inside it. */
+#define FX0 78.0
+#define FX1 538.0
+#define FY0 40.0
+#define FY1 340.0
+
+/* Draws one series (circles) on the given axes; checks the output has no
+ * nan or inf, finite axis ranges lo < hi around the data, and every point
+ * inside the frame at its value. Returns the points drawn. */
+static size_t plot_one(const double *x, const double *y, size_t n, int logx, int logy, mg_text *t) {
+  mg_plot_series se = {"s", x, y, n, MG_PLOT_LINE};
+  mg_plot_panel pn = {"p", NULL, &se, 1};
+  mg_plot_opts po = {.xlabel = "x", .ylabel = "y", .logx = logx, .logy = logy};
+  mg_err err;
+  t->len = 0;
+  assert_int_equal(mg_draw_plot(&pn, 1, &po, t, &err), MG_OK);
+  if (!no_nan(t->s)) fprintf(stderr, "nan or inf in:\n%s\n", t->s);
+  assert_true(no_nan(t->s));
+  const char *p = t->s, *ax = next_tag(&p, "xaxis"), *ay = next_tag(&p, "yaxis"), *tag;
+  double xlo = attr_d(ax, "data-min"), xhi = attr_d(ax, "data-max"), ylo = attr_d(ay, "data-min"),
+         yhi = attr_d(ay, "data-max");
+  assert_true(isfinite(xlo) && isfinite(xhi) && xlo < xhi && isfinite(ylo) && isfinite(yhi) && ylo < yhi);
+  size_t drawn = 0;
+  while ((tag = next_tag(&p, "point"))) {
+    double px = attr_d(tag, "data-x"), py = attr_d(tag, "data-y"), cx = attr_d(tag, "cx"), cy = attr_d(tag, "cy");
+    assert_true(px >= xlo && px <= xhi && py >= ylo && py <= yhi);
+    assert_true(cx >= FX0 - 0.05 && cx <= FX1 + 0.05 && cy >= FY0 - 0.05 && cy <= FY1 + 0.05);
+    /* at its value: the fraction along each axis */
+    double fx = logx ? (log(px) - log(xlo)) / (log(xhi) - log(xlo))
+                     : px / 2 / (xhi / 2 - xlo / 2) - xlo / 2 / (xhi / 2 - xlo / 2);
+    double fy = logy ? (log(py) - log(ylo)) / (log(yhi) - log(ylo))
+                     : py / 2 / (yhi / 2 - ylo / 2) - ylo / 2 / (yhi / 2 - ylo / 2);
+    if (isfinite(fx)) assert_true(fabs(cx - (FX0 + fx * (FX1 - FX0))) <= 0.06);
+    if (isfinite(fy)) assert_true(fabs(cy - (FY1 - fy * (FY1 - FY0))) <= 0.06);
+    drawn++;
+  }
+  return drawn;
+}
+
+/* A single value (the axis range was data-min == data-max: 0/0) and
+ * ranges past the largest double (hi - lo overflowed): finite axes around
+ * the data, points where they belong. */
+static void test_plot_ranges(void **state) {
+  (void)state;
+  mg_text t = {0};
+  double x1[] = {5}, y1[] = {7};
+  assert_int_equal(plot_one(x1, y1, 1, 1, 1, &t), 1);
+  const char *p = t.s, *ax = next_tag(&p, "xaxis"), *ay = next_tag(&p, "yaxis");
+  /* padded around the value: 5 in [2, 10], 7 in [1, 100] (halved and
+   * doubled, then the ticks just around) */
+  assert_true(attr_d(ax, "data-min") == 2 && attr_d(ax, "data-max") == 10);
+  assert_true(attr_d(ay, "data-min") == 1 && attr_d(ay, "data-max") == 100);
+  assert_int_equal(plot_one(x1, y1, 1, 0, 0, &t), 1);
+  double big[] = {-1e308, 1e308};
+  assert_int_equal(plot_one(big, big, 2, 0, 0, &t), 2);
+  p = t.s, ax = next_tag(&p, "xaxis");
+  assert_true(attr_d(ax, "data-min") == -1e308 && attr_d(ax, "data-max") == 1e308);
+  /* the two points at the frame's corners */
+  const char *pt = next_tag(&p, "point");
+  assert_true(fabs(attr_d(pt, "cx") - FX0) < 0.06 && fabs(attr_d(pt, "cy") - FY1) < 0.06);
+  pt = next_tag(&p, "point");
+  assert_true(fabs(attr_d(pt, "cx") - FX1) < 0.06 && fabs(attr_d(pt, "cy") - FY0) < 0.06);
+  /* the ends of the doubles, alone and together, on both kinds of axes */
+  const double ends[] = {DBL_MAX, -DBL_MAX, DBL_MIN, DBL_TRUE_MIN, -DBL_TRUE_MIN, 0, 1, 1e-300, 9e307, 5e-324 * 3};
+  size_t ne = sizeof ends / sizeof *ends;
+  for (size_t i = 0; i < ne; i++)
+    for (size_t j = 0; j < ne; j++)
+      for (int lg = 0; lg < 4; lg++) {
+        double xs[2] = {ends[i], ends[j]}, ys[2] = {ends[j], ends[i]};
+        size_t want = 0;
+        for (int k = 0; k < 2; k++)
+          want += (!(lg & 1) || xs[k] > 0) && (!(lg & 2) || ys[k] > 0);
+        assert_int_equal(plot_one(xs, ys, 2, lg & 1, lg & 2, &t), want);
+      }
+  /* random magnitudes from 1e-320 to 1e308, either sign */
+  uint64_t r = 88172645463325252ull;
+  for (int round = 0; round < 300; round++) {
+    double xs[6], ys[6];
+    int n = 1 + round % 6;
+    for (int k = 0; k < n; k++) {
+      r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+      xs[k] = ((r & 1) ? -1 : 1) * pow(10, (double)(r >> 8 & 1023) / 1023.0 * 628 - 320);
+      ys[k] = ((r & 2) ? -1 : 1) * pow(10, (double)(r >> 20 & 1023) / 1023.0 * 628 - 320);
+    }
+    plot_one(xs, ys, (size_t)n, round & 1, round >> 1 & 1, &t);
+  }
+  mg_text_free(&t);
+}
+
+/* Points off the axes are left out and counted; a panel with none to
+ * draw says why. */
+static void test_plot_off_axes(void **state) {
+  (void)state;
+  double x[] = {0, 1, 2, 4, 8}, y[] = {4, NAN, 3, -1, INFINITY}, zero[] = {0, 0, 0, 0, 0};
+  mg_plot_series a[2] = {{"a", x, y, 5, MG_PLOT_LINE}, {"b", x, zero, 5, MG_PLOT_BOUND}};
+  mg_plot_series b[1] = {{"zero", x, zero, 5, MG_PLOT_LINE}};
+  mg_plot_panel pn[2] = {{"some", NULL, a, 2}, {"none", NULL, b, 1}};
+  mg_plot_opts po = {.xlabel = "x", .ylabel = "y", .logx = 1, .logy = 1};
+  mg_text t = {0};
+  mg_err err;
+  assert_int_equal(mg_draw_plot(pn, 2, &po, &t, &err), MG_OK);
+  assert_true(no_nan(t.s));
+  /* a: only (2, 3) can be drawn; b (y = 0) nothing */
+  assert_int_equal(count_class(t.s, "point"), 1);
+  const char *p = t.s, *tag = next_tag(&p, "point");
+  assert_true(attr_d(tag, "data-x") == 2 && attr_d(tag, "data-y") == 3);
+  p = t.s;
+  tag = next_tag(&p, "series");
+  assert_int_equal((size_t)attr_d(tag, "data-skipped"), 4);
+  tag = next_tag(&p, "series");
+  assert_int_equal((size_t)attr_d(tag, "data-skipped"), 5);
+  assert_non_null(strstr(t.s, ">a (4 of 5 not drawn)<"));
+  assert_non_null(strstr(t.s, ">b (5 of 5 not drawn)<"));
+  /* the first panel drew a point: no "empty" note; the second says why */
+  assert_int_equal(count_class(t.s, "empty"), 1);
+  assert_non_null(strstr(t.s, "no point to draw: of 5 points, 1 with x &lt;= 0 on the log x axis, 4 with y &lt;= 0 "
+                              "on the log y axis<"));
+  p = t.s;
+  tag = next_tag(&p, "panel");
+  assert_true(attr_d(tag, "data-points") == 10 && attr_d(tag, "data-drawn") == 1);
+  /* the same points on linear axes: only the non-finite ones are off */
+  po.logx = po.logy = 0;
+  t.len = 0;
+  assert_int_equal(mg_draw_plot(pn, 2, &po, &t, &err), MG_OK);
+  assert_int_equal(count_class(t.s, "point"), 3 + 5);
+  assert_int_equal(count_class(t.s, "empty"), 0);
+  mg_text_free(&t);
+}
+
+/* The sweep of a model that prices everything at 0, and of a bound that
+ * is 0 or past a double: drawn, the empty panels saying why. */
+static void test_sweep_zero(void **state) {
+  (void)state;
+  size_t na = mg_algo_count(), ns = 2;
+  double sizes[2] = {1, 4}, *costs = malloc((na + 1) * ns * sizeof *costs);
+  for (size_t i = 0; i < (na + 1) * ns; i++)
+    costs[i] = i % 3 ? 0 : NAN;
+  mg_problem_spec pb = th_problem(MG_GOSSIP, "torus:4x4", "ts=0,td=0,tl=0", 1);
+  mg_text t = {0};
+  mg_err err;
+  assert_int_equal(mg_draw_sweep(&pb, sizes, ns, costs, &t, &err), MG_OK);
+  assert_true(no_nan(t.s));
+  assert_int_equal(count_class(t.s, "point"), 0);
+  assert_int_equal(count_class(t.s, "empty"), 2);
+  assert_non_null(strstr(t.s, "cost / lower bound (none: the bound is 0 or past a double)"));
+  /* costs 0 still rank: algorithms priced at some size get a series */
+  assert_true(count_class(t.s, "series") > 2);
+  /* a bound past a double: costs drawn, no ratio */
+  for (size_t i = 0; i < na * ns; i++)
+    costs[i] = i % 2 ? 1e300 : NAN;
+  costs[na * ns] = costs[na * ns + 1] = INFINITY;
+  t.len = 0;
+  assert_int_equal(mg_draw_sweep(&pb, sizes, ns, costs, &t, &err), MG_OK);
+  assert_true(no_nan(t.s));
+  const char *panel2 = strstr(t.s, "cost / lower bound (none");
+  assert_non_null(panel2);
+  assert_true(count_class(t.s, "point") > 0);
+  assert_int_equal(count_class(panel2, "point"), 0);
+  mg_text_free(&t);
+  free(costs);
+  /* the report: no size > 0 (bytes 0), a model that prices all at 0 */
+  double zero = 0, two[2] = {1, 4};
+  pb.bytes = 0;
+  mg_problem_spec pz = th_problem(MG_GOSSIP, "torus:4x4", "ts=1,tl=1,contention=shared", 0);
+  assert_int_equal(mg_report_html(&pz, NULL, &zero, 1, &t, &err), MG_OK);
+  assert_non_null(strstr(t.s, "id=\"no-sweep\""));
+  size_t repl;
+  assert_true(xml_clean(t.s, &repl) && no_nan(t.s));
+  t.len = 0;
+  pz = th_problem(MG_GOSSIP, "torus:4x4", "ts=0,td=0,tl=0,contention=shared", 1);
+  assert_int_equal(mg_report_html(&pz, NULL, two, 2, &t, &err), MG_OK);
+  assert_true(xml_clean(t.s, &repl) && no_nan(t.s));
+  assert_non_null(strstr(t.s, "the lower bound is 0, no ratio to it."));
+  assert_int_equal(count_class(t.s, "empty"), 2);
+  mg_text_free(&t);
+}
+
+/* A schedule the simulator rejects: the trace says which rule at which
+ * round, the pictures say so and what they hold. */
+static void test_rejected_trace(void **state) {
+  (void)state;
+  const mg_algo *a = mg_algo_find("mpi-allgather-bruck");
+  mg_problem_spec pb = th_problem(MG_GOSSIP, "torus:4x4", "contention=strict,ts=1,tl=0.01", 64);
+  mg_trace_opts to = {.keep = MG_TRACE_KEEP_ALL};
+  mg_trace *t;
+  mg_report rep, full;
+  mg_err err;
+  assert_int_equal(mg_trace_run(a, &pb, NULL, NULL, &to, &t, &rep, &err), MG_ERR_VIOLATION);
+  assert_non_null(t);
+  assert_true(t->rejected);
+  assert_int_equal(t->violation.rule, MG_RULE_ARC_CONTENTION);
+  assert_int_equal(t->violation.round, 1);
+  assert_int_equal(t->nrounds, 1);
+  assert_string_equal(t->violation.msg, rep.violation.msg);
+  /* the schedule's own round count, from the shared-contention run */
+  mg_problem_spec ps = th_problem(MG_GOSSIP, "torus:4x4", "contention=shared,ts=1,tl=0.01", 64);
+  assert_int_equal(th_run("mpi-allgather-bruck", &ps, &full), MG_OK);
+  assert_int_equal(t->info.rounds_hint, full.rounds);
+  mg_text svg = {0};
+  assert_int_equal(mg_draw_rounds(t, -1, &svg, &err), MG_OK);
+  const char *p = svg.s, *tag = next_tag(&p, "violation");
+  assert_non_null(tag);
+  char v[64];
+  assert_true(attr(tag, "data-rule", v, sizeof v));
+  assert_string_equal(v, "arc-contention");
+  assert_int_equal((int)attr_d(tag, "data-round"), 1);
+  char want[160];
+  snprintf(want, sizeof want, "REJECTED: round 1 breaks the arc-contention rule (the schedule has %lld rounds)",
+           (long long)full.rounds);
+  assert_non_null(strstr(svg.s, want));
+  assert_non_null(strstr(svg.s, "drawn: round 0, of the 1 round run before the schedule was rejected"));
+  assert_int_equal(count_class(svg.s, "round"), 1);
+  assert_int_equal(count_class(svg.s, "transfer"), t->rounds[0].transfers);
+  /* round 2 never ran */
+  svg.len = 0;
+  assert_int_equal(mg_draw_rounds(t, 2, &svg, &err), MG_ERR_INVALID);
+  assert_non_null(strstr(err.msg, "round 2 was not run: the simulator rejected the schedule in round 1"));
+  svg.len = 0;
+  assert_int_equal(mg_draw_heatmap(t, &svg, &err), MG_OK);
+  assert_int_equal(count_class(svg.s, "violation"), 1);
+  assert_non_null(strstr(svg.s, "drawn: the 1 round run before the schedule was rejected"));
+  assert_int_equal(count_class(svg.s, "cell"), (size_t)t->hm_rows);
+  mg_trace_free(t);
+  /* a valid schedule has no banner */
+  traced o;
+  trace(&o, "torgos", "torus:9x9", "ts=10,tl=1", 1, MG_TRACE_KEEP_ALL);
+  assert_false(o.t->rejected);
+  assert_int_equal(mg_draw_rounds(o.t, -1, &o.svg, &err), MG_OK);
+  assert_int_equal(count_class(o.svg.s, "violation"), 0);
+  traced_free(&o);
+  mg_text_free(&svg);
+}
+
+/* NULL where the contract needs a pointer, and a style out of range:
+ * MG_ERR_INVALID and a message, not a crash. */
+static void test_null_arguments(void **state) {
+  (void)state;
+  double x[1] = {1}, y[1] = {1};
+  mg_plot_series se = {"s", x, y, 1, MG_PLOT_LINE};
+  mg_plot_panel pn = {"p", NULL, &se, 1};
+  mg_plot_opts po = {.xlabel = "x", .ylabel = "y"};
+  mg_text t = {0};
+  mg_err err;
+#define INVALID(call)                                                                                                  \
+  do {                                                                                                                 \
+    err.msg[0] = 0;                                                                                                    \
+    assert_int_equal((call), MG_ERR_INVALID);                                                                          \
+    assert_true(err.msg[0] != 0 && !strchr(err.msg, '\n'));                                                            \
+  } while (0)
+  INVALID(mg_draw_plot(&pn, 1, NULL, &t, &err));
+  INVALID(mg_draw_plot(NULL, 1, &po, &t, &err));
+  INVALID(mg_draw_plot(&pn, 1, &po, NULL, &err));
+  se.style = 99;
+  INVALID(mg_draw_plot(&pn, 1, &po, &t, &err));
+  se.style = -1;
+  INVALID(mg_draw_plot(&pn, 1, &po, &t, &err));
+  se.style = MG_PLOT_LINE;
+  pn.series = NULL;
+  INVALID(mg_draw_plot(&pn, 1, &po, &t, &err));
+  pn.series = &se;
+  se.y = NULL;
+  INVALID(mg_draw_plot(&pn, 1, &po, &t, &err));
+  se.y = y;
+  assert_int_equal(t.len, 0);
+  assert_int_equal(mg_draw_plot(&pn, 1, &po, &t, &err), MG_OK);
+  INVALID(mg_draw_rounds(NULL, -1, &t, &err));
+  INVALID(mg_draw_heatmap(NULL, &t, &err));
+  mg_problem_spec pb = th_problem(MG_GOSSIP, "torus:4x4", "ts=1,tl=1", 1);
+  double sizes[3] = {1, 2, 4}, costs[64] = {0};
+  INVALID(mg_report_html(&pb, NULL, NULL, 3, &t, &err));
+  INVALID(mg_report_html(NULL, NULL, sizes, 3, &t, &err));
+  INVALID(mg_report_html(&pb, NULL, sizes, 3, NULL, &err));
+  INVALID(mg_draw_sweep(NULL, sizes, 3, costs, &t, &err));
+  INVALID(mg_draw_sweep(&pb, NULL, 3, costs, &t, &err));
+  INVALID(mg_draw_sweep(&pb, sizes, 3, NULL, &t, &err));
+  mg_trace *tr = (mg_trace *)&t; /* anything not NULL: it must be reset */
+  mg_report rep;
+  INVALID(mg_trace_run(NULL, &pb, NULL, NULL, NULL, &tr, &rep, &err));
+  assert_null(tr);
+  INVALID(mg_trace_run(mg_algo_find("torgos"), NULL, NULL, NULL, NULL, &tr, &rep, &err));
+  INVALID(mg_trace_run(mg_algo_find("torgos"), &pb, NULL, NULL, NULL, NULL, &rep, &err));
+  INVALID(mg_trace_run(mg_algo_find("torgos"), &pb, NULL, NULL, NULL, &tr, NULL, &err));
+  INVALID(mg_text_fwrite(NULL, stdout, &err));
+  INVALID(mg_text_fwrite(&t, NULL, &err));
+  INVALID(mg_text_save(NULL, "/tmp/x", &err));
+  assert_int_equal(mg_trace_row(NULL, 0, 0, 1), UINT32_MAX);
+  assert_int_equal(mg_draw_arrows_fit(NULL), 0);
+  mg_trace_free(NULL);
+  mg_text_free(NULL);
+  /* a NULL err is allowed everywhere */
+  assert_int_equal(mg_draw_plot(&pn, 1, NULL, &t, NULL), MG_ERR_INVALID);
+#undef INVALID
+  mg_text_free(&t);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_arrows_are_transfers), cmocka_unit_test(test_shared_arcs),
       cmocka_unit_test(test_heatmap_cells),        cmocka_unit_test(test_big_machine_heatmap),
       cmocka_unit_test(test_sweep_axes),           cmocka_unit_test(test_plot_limits),
-      cmocka_unit_test(test_save_atomic),
+      cmocka_unit_test(test_save_atomic),          cmocka_unit_test(test_text_escaped),
+      cmocka_unit_test(test_plot_ranges),          cmocka_unit_test(test_plot_off_axes),
+      cmocka_unit_test(test_sweep_zero),           cmocka_unit_test(test_rejected_trace),
+      cmocka_unit_test(test_null_arguments),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

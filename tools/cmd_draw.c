@@ -81,9 +81,6 @@ int cmd_draw(int argc, char **argv) {
     mg_report_free(&rep);
     return cli_fail(st, &err);
   }
-  if (st != MG_OK)
-    fprintf(stderr, "meshgossip: %s (the picture shows the %zu round%s before it)\n", err.msg, t->nrounds,
-            t->nrounds == 1 ? "" : "s");
   mg_text svg = {0};
   mg_err derr = {{0}};
   if (o.heatmap || !mg_draw_arrows_fit(&pb.topo))
@@ -92,16 +89,39 @@ int cmd_draw(int argc, char **argv) {
     st = mg_draw_rounds(t, round, &svg, &derr);
   if (st == MG_OK) st = mg_text_save(&svg, o.output, &derr);
   if (st == MG_OK) {
+    /* one line: the rule, as run says it, and what the picture holds */
+    if (t->rejected)
+      fprintf(stderr, "meshgossip: %s [%s]; only the %zu round%s before it ran and can be drawn%s\n", t->violation.msg,
+              mg_rule_name(t->violation.rule), t->nrounds, t->nrounds == 1 ? "" : "s",
+              a->needs_shared && pb.model.contention == MG_CONT_STRICT
+                  ? "; hint: this algorithm shares arcs by design: price it as compare does, with --model "
+                    "contention=shared"
+                  : "");
     uint64_t shared = 0, xfers = 0;
     size_t drawn = 0;
-    for (size_t r = 0; r < t->nrounds; r++)
+    double run_cost = 0;
+    for (size_t r = 0; r < t->nrounds; r++) {
+      run_cost += t->rounds[r].cost;
       if (t->rounds[r].kept) drawn++, xfers += t->rounds[r].n, shared += t->rounds[r].shared_arcs;
+    }
+    /* a rejected schedule: the counts are of the rounds run, not the
+     * schedule's, and the line says where it broke */
+    char why[160] = "";
+    if (t->rejected && t->violation.round < 0)
+      snprintf(why, sizeof why, " (the schedule ends incomplete: %s)", mg_rule_name(t->violation.rule));
+    else if (t->rejected && t->info.rounds_hint > 0)
+      snprintf(why, sizeof why, " run before round %lld broke the %s rule (the schedule has %lld rounds)",
+               (long long)t->violation.round, mg_rule_name(t->violation.rule), (long long)t->info.rounds_hint);
+    else if (t->rejected)
+      snprintf(why, sizeof why, " run before round %lld broke the %s rule", (long long)t->violation.round,
+               mg_rule_name(t->violation.rule));
     if (o.heatmap || !mg_draw_arrows_fit(&pb.topo))
-      printf("wrote %s: link-load heatmap, %u arc rows x %zu rounds, busiest arc %.10g bytes\n", o.output, t->hm_rows,
-             t->nrounds, rep.max_arc_load);
+      printf("wrote %s: link-load heatmap, %u arc rows x %zu rounds%s, busiest arc %.10g bytes\n", o.output, t->hm_rows,
+             t->nrounds, why, rep.max_arc_load);
     else
-      printf("wrote %s: %zu of %zu rounds, %llu transfers, %llu shared arcs, cost %.10g\n", o.output, drawn, t->nrounds,
-             (unsigned long long)xfers, (unsigned long long)shared, rep.cost);
+      printf("wrote %s: %zu of %zu rounds%s, %llu transfers, %llu shared arcs, cost %.10g%s\n", o.output, drawn,
+             t->nrounds, why, (unsigned long long)xfers, (unsigned long long)shared, t->rejected ? run_cost : rep.cost,
+             t->rejected ? " up to there" : "");
   } else {
     code = cli_fail(st, &derr);
   }

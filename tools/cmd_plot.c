@@ -91,7 +91,8 @@ int cmd_plot(int argc, char **argv) {
            "  panel,series,x,y[,style]      style: line (default), dashed or bound\n"
            "Lines starting with '#' set options: '# title: T', '# xlabel: X',\n"
            "'# ylabel: Y', '# x: bytes' (log axis in powers of two, 1K/4K labels),\n"
-           "'# x: log', '# y: log' or '# y: linear' (default: log-log).\n"
+           "'# x: log', '# y: log' or '# y: linear' (default: log-log). A value the axes\n"
+           "cannot show (not finite, or <= 0 on a log axis) is refused with its line.\n"
            "At most 8 panels and %d series per panel; each series gets its own colour\n"
            "and marker, bounds are black dashed lines, the legend sits below the plot.\n"
            "bench/paragon/plot.sh draws the SMPI experiment with it.\n",
@@ -113,6 +114,10 @@ int cmd_plot(int argc, char **argv) {
   size_t nser = 0, capser = 0, lineno = 0;
   char line[1024];
   int code = EXIT_OK, header = 0;
+  /* the first row whose point the plot cannot show (found while reading,
+   * judged at the end: a '# x:' or '# y:' line may follow the data) */
+  size_t bad_line[3] = {0}; /* not finite, x <= 0, y <= 0 */
+  double bad_val[3] = {0};
   while (fgets(line, sizeof line, f)) {
     lineno++;
     if (!strchr(line, '\n') && !feof(f)) {
@@ -161,6 +166,9 @@ int cmd_plot(int argc, char **argv) {
       code = EXIT_USAGE;
       break;
     }
+    int why = !isfinite(x) || !isfinite(y) ? 0 : x <= 0 ? 1 : y <= 0 ? 2 : -1;
+    if (why >= 0 && !bad_line[why])
+      bad_line[why] = lineno, bad_val[why] = why == 2 || (why == 0 && isfinite(x)) ? y : x;
     int style = nf < 5 || !strcmp(fld[4], "line") ? MG_PLOT_LINE
                 : !strcmp(fld[4], "dashed")       ? MG_PLOT_DASHED
                 : !strcmp(fld[4], "bound")        ? MG_PLOT_BOUND
@@ -195,6 +203,19 @@ int cmd_plot(int argc, char **argv) {
     }
   }
   fclose(f);
+  /* the library leaves such points out (a computed sweep may hold a cost
+   * of 0); a CSV's value off the axes is more likely a typo or a missing
+   * '# y: linear', so it is refused with its line */
+  if (code == EXIT_OK && bad_line[0]) {
+    fprintf(stderr, "meshgossip: %s line %zu: %g is not a finite number to plot\n", o.positional[0], bad_line[0],
+            bad_val[0]);
+    code = EXIT_USAGE;
+  } else if (code == EXIT_OK && ((po.logx && bad_line[1]) || (po.logy && bad_line[2]))) {
+    int k = po.logx && bad_line[1] ? 1 : 2;
+    fprintf(stderr, "meshgossip: %s line %zu: %c = %g cannot go on a log axis (a '# %c: linear' line draws it)\n",
+            o.positional[0], bad_line[k], k == 1 ? 'x' : 'y', bad_val[k], k == 1 ? 'x' : 'y');
+    code = EXIT_USAGE;
+  }
   for (size_t k = 0; code == EXIT_OK && k < nser; k++)
     if (!sort_points(&ser[k])) code = cli_fail(MG_ERR_NOMEM, NULL);
   /* panels in order of first appearance */

@@ -28,6 +28,7 @@ static const char *class_name(const mg_topo *t, int c, char *buf, size_t len) {
 }
 
 mg_status mg_draw_heatmap(const mg_trace *t, mg_text *out, mg_err *err) {
+  if (!t || !out) return mg_fail(err, MG_ERR_INVALID, "mg_draw_heatmap: a trace and an output are needed");
   const mg_topo *tp = &t->info.topo;
   uint32_t rows = t->hm_rows;
   if (rows == 0) return mg_fail(err, MG_ERR_INVALID, "the trace has no arcs to draw");
@@ -39,7 +40,10 @@ mg_status mg_draw_heatmap(const mg_trace *t, mg_text *out, mg_err *err) {
   for (size_t k = 0; k < R * rows; k++)
     if (t->hm[k] > vmax) vmax = t->hm[k];
   double cw = cols ? fmin(28, fmax(2, 900.0 / cols)) : 28, ch = fmin(14, fmax(1, 560.0 / rows));
-  double left = 92, top = 84, gw = cw * (cols ? cols : 1), gh = ch * rows;
+  int binned = t->arcs_per_row > 1 || per > 1;
+  /* a rejected schedule's banner goes above the grid */
+  double ban_y = binned ? 72 : 58, ban = t->rejected ? SVG_REJECTED_H + (binned ? 14 : 0) : 0;
+  double left = 92, top = 84 + ban, gw = cw * (cols ? cols : 1), gh = ch * rows;
   double W = fmax(left + gw + 130, 620), H = top + gh + 62;
   char title[512], topo[64], model[200], ps[200], buf[64], b2[64];
   mg_params_format(&t->info.params, ps, sizeof ps);
@@ -47,6 +51,7 @@ mg_status mg_draw_heatmap(const mg_trace *t, mg_text *out, mg_err *err) {
            mg_problem_name(t->info.problem), mg_topo_format(tp, topo, sizeof topo),
            svg_model(&t->info.model, model, sizeof model));
   if (W < 32 + 8.2 * (double)strlen(title)) W = 32 + 8.2 * (double)strlen(title);
+  if (t->rejected && W < 32 + 6.6 * (double)strlen(t->violation.msg)) W = 32 + 6.6 * (double)strlen(t->violation.msg);
   svg_w w = {.out = out};
   svg_open(&w, W, H, title);
   svg_printf(&w, "<text x=\"16\" y=\"22\" font-size=\"14\" font-weight=\"bold\">");
@@ -56,11 +61,16 @@ mg_status mg_draw_heatmap(const mg_trace *t, mg_text *out, mg_err *err) {
              "idle in every round; mean busy fraction %.1f%%, max %.1f%%</text>\n",
              (unsigned long long)t->narcs, tp->kind == MG_TOPO_MESHBUS ? " (buses)" : "", R,
              (unsigned long long)t->idle_arcs, 100 * t->mean_busy, 100 * t->max_busy);
-  if (t->arcs_per_row > 1 || per > 1)
+  if (binned)
     svg_printf(&w,
                "<text x=\"16\" y=\"56\" font-size=\"11\" fill=\"#444\">a cell is the busiest of %llu arcs x %zu "
                "rounds</text>\n",
                (unsigned long long)t->arcs_per_row, per);
+  if (t->rejected) {
+    char drawn[128];
+    snprintf(drawn, sizeof drawn, "drawn: the %zu round%s run before the schedule was rejected", R, R == 1 ? "" : "s");
+    svg_rejected(&w, t, 16, ban_y, drawn);
+  }
   svg_printf(&w,
              "<g class=\"heatmap\" data-rows=\"%u\" data-cols=\"%zu\" data-max=\"%.17g\" fill=\"#ffffff\" "
              "shape-rendering=\"crispEdges\">\n",

@@ -9,6 +9,7 @@
  * powers of two for byte counts). */
 #include "svg.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -27,10 +28,40 @@ typedef struct axis {
 
 static int usable(const axis *a, double v) { return isfinite(v) && (!a->log || v > 0); }
 
-/* Picks the range and ticks around [dmin, dmax]. */
+/* A range that the positions below can divide by: finite ends, lo < hi
+ * (and lo > 0 on a log axis) around [dmin, dmax], ticks inside it. The
+ * fits can leave an end past the largest double (the decade or step just
+ * above 1e308) or at 0 (the decade below the smallest subnormal); such an
+ * end is pulled back to the data and its tick dropped. */
+static void axis_clamp(axis *a, double dmin, double dmax) {
+  if (!(a->lo >= (a->log ? DBL_TRUE_MIN : -DBL_MAX)) || a->lo > dmin) a->lo = dmin;
+  if (!(a->hi <= DBL_MAX) || a->hi < dmax) a->hi = dmax;
+  int k = 0;
+  for (int i = 0; i < a->nticks; i++)
+    if (a->ticks[i] >= a->lo && a->ticks[i] <= a->hi) a->ticks[k++] = a->ticks[i];
+  a->nticks = k;
+}
+
+/* Picks the range and ticks around [dmin, dmax] (the usable data; dmin >
+ * dmax when there is none). A single value is padded to a range around
+ * it (halved and doubled on a log axis, +-half its size on a linear one):
+ * a range of width 0 would put every point at 0/0. */
 static void axis_fit(axis *a, double dmin, double dmax) {
   a->nticks = 0;
   if (!(dmin <= dmax)) dmin = dmax = a->log ? 1 : 0;
+  if (dmin == dmax) {
+    double v = dmin;
+    if (a->log) {
+      dmin = v / 2 > 0 ? v / 2 : v;
+      dmax = v < DBL_MAX / 2 ? 2 * v : DBL_MAX;
+    } else {
+      /* 0 (or a subnormal, whose half is no wider) gets +-1 */
+      double pad = fabs(v) / 2 >= DBL_MIN ? fabs(v) / 2 : 1;
+      dmin = v - pad, dmax = v + pad; /* past the largest double at |v| > DBL_MAX / 1.5 */
+      if (!isfinite(dmin)) dmin = -DBL_MAX;
+      if (!isfinite(dmax)) dmax = DBL_MAX;
+    }
+  }
   if (a->log) {
     double base = a->bytes ? 2 : 10;
     double e0 = floor(log(dmin) / log(base) + 1e-9), e1 = ceil(log(dmax) / log(base) - 1e-9);
@@ -46,6 +77,7 @@ static void axis_fit(axis *a, double dmin, double dmax) {
       a->lo = lo, a->hi = hi;
       for (int k = 0; k < 4; k++)
         if (m[k] * d >= lo && m[k] * d <= hi) a->ticks[a->nticks++] = m[k] * d;
+      axis_clamp(a, dmin, dmax);
       return;
     }
     a->lo = pow(base, e0), a->hi = pow(base, e1);
@@ -54,11 +86,12 @@ static void axis_fit(axis *a, double dmin, double dmax) {
       step *= 2;
     for (double e = e0; e <= e1 + 1e-9 && a->nticks < 40; e += step)
       a->ticks[a->nticks++] = pow(base, e);
+    axis_clamp(a, dmin, dmax);
     return;
   }
-  double span = dmax - dmin;
-  if (span <= 0) span = fabs(dmax) > 0 ? fabs(dmax) : 1;
-  double raw = span / 5, mag = pow(10, floor(log10(raw))), step = mag;
+  /* the span by halves: dmax - dmin overflows from -1e308 to 1e308 */
+  double raw = isfinite(dmax - dmin) ? (dmax - dmin) / 5 : (dmax / 2 - dmin / 2) / 2.5;
+  double mag = pow(10, floor(log10(raw))), step = mag;
   if (raw / mag > 5)
     step = 10 * mag;
   else if (raw / mag > 2)
@@ -67,14 +100,30 @@ static void axis_fit(axis *a, double dmin, double dmax) {
     step = 2 * mag;
   a->lo = floor(dmin / step + 1e-9) * step;
   a->hi = ceil(dmax / step - 1e-9) * step;
+  if (!(step > 0) || !isfinite(step) || !isfinite(a->lo) || !isfinite(a->hi)) {
+    /* a span of a few subnormals: no step to count in, the data's ends */
+    a->lo = dmin, a->hi = dmax;
+    a->ticks[0] = dmin, a->ticks[1] = dmax, a->nticks = 2;
+    return;
+  }
   if (a->hi <= a->lo) a->hi = a->lo + step;
   for (double v = a->lo; v <= a->hi + step * 1e-6 && a->nticks < 40; v += step)
     a->ticks[a->nticks++] = fabs(v) < step * 1e-9 ? 0 : v;
+  axis_clamp(a, dmin, dmax);
 }
 
+/* v's place along an axis of length len; v in [lo, hi], lo < hi finite.
+ * A linear span past the largest double is taken by halves. */
 static double axis_pos(const axis *a, double v, double len) {
-  if (a->log) return len * (log(v) - log(a->lo)) / (log(a->hi) - log(a->lo));
-  return len * (v - a->lo) / (a->hi - a->lo);
+  double f;
+  if (a->log)
+    f = (log(v) - log(a->lo)) / (log(a->hi) - log(a->lo));
+  else if (isfinite(a->hi - a->lo))
+    f = (v - a->lo) / (a->hi - a->lo);
+  else
+    f = (v / 2 - a->lo / 2) / (a->hi / 2 - a->lo / 2);
+  /* two neighbouring doubles can have one logarithm: the middle, not nan */
+  return isfinite(f) ? len * f : len / 2;
 }
 
 static const char *tick_label(const axis *a, double v, char *buf, size_t len) {
@@ -101,25 +150,42 @@ static void marker(svg_w *w, int k, double x, double y, const char *col, const d
   }
 }
 
+/* The points of se that are off the axes (not drawn). */
+static size_t skipped(const axis *ax, const axis *ay, const mg_plot_series *se) {
+  size_t k = 0;
+  for (size_t i = 0; i < se->n; i++)
+    k += !usable(ax, se->x[i]) || !usable(ay, se->y[i]);
+  return k;
+}
+
 static size_t legend_rows(const mg_plot_panel *p) { return (p->nseries + 1) / 2; }
 
 static void panel(svg_w *w, const mg_plot_panel *p, const mg_plot_opts *o, double ox, double oy) {
   axis ax = {.log = o->logx, .bytes = o->xbytes}, ay = {.log = o->logy};
   double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
+  /* points off the axes, by why: not finite, x <= 0 or y <= 0 on a log axis */
+  size_t all = 0, drawn = 0, nonfinite = 0, xneg = 0, yneg = 0;
   for (size_t s = 0; s < p->nseries; s++)
     for (size_t i = 0; i < p->series[s].n; i++) {
       double x = p->series[s].x[i], y = p->series[s].y[i];
-      if (!usable(&ax, x) || !usable(&ay, y)) continue;
-      xmin = fmin(xmin, x), xmax = fmax(xmax, x), ymin = fmin(ymin, y), ymax = fmax(ymax, y);
+      all++;
+      if (!isfinite(x) || !isfinite(y))
+        nonfinite++;
+      else if (!usable(&ax, x))
+        xneg++;
+      else if (!usable(&ay, y))
+        yneg++;
+      else
+        drawn++, xmin = fmin(xmin, x), xmax = fmax(xmax, x), ymin = fmin(ymin, y), ymax = fmax(ymax, y);
     }
   axis_fit(&ax, xmin, xmax);
   axis_fit(&ay, ymin, ymax);
   double px = ox + ML, py = oy + MT;
   char buf[64];
   svg_printf(w,
-             "<g class=\"panel\">\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\" "
-             "text-anchor=\"middle\">",
-             px + PW / 2, oy + 22);
+             "<g class=\"panel\" data-points=\"%zu\" data-drawn=\"%zu\">\n<text x=\"%.1f\" y=\"%.1f\" "
+             "font-size=\"13\" font-weight=\"bold\" text-anchor=\"middle\">",
+             all, drawn, px + PW / 2, oy + 22);
   svg_esc(w, p->title);
   svg_printf(w,
              "</text>\n<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" fill=\"#fafafa\" "
@@ -151,13 +217,27 @@ static void panel(svg_w *w, const mg_plot_panel *p, const mg_plot_opts *o, doubl
              ox + 16, py + PH / 2, ox + 16, py + PH / 2);
   svg_esc(w, p->ylabel ? p->ylabel : o->ylabel);
   svg_printf(w, "</text></g>\n");
+  if (!drawn) {
+    /* an empty frame would read as a plotting failure: say why it is empty */
+    svg_printf(w,
+               "<text class=\"empty\" x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"#b00020\" "
+               "text-anchor=\"middle\">no point to draw",
+               px + PW / 2, py + PH / 2);
+    if (!all) svg_printf(w, ": no data");
+    if (all) svg_printf(w, ": of %zu point%s", all, all == 1 ? "" : "s");
+    if (nonfinite) svg_printf(w, ", %zu not finite", nonfinite);
+    if (xneg) svg_printf(w, ", %zu with x &lt;= 0 on the log x axis", xneg);
+    if (yneg) svg_printf(w, ", %zu with y &lt;= 0 on the log y axis", yneg);
+    svg_printf(w, "</text>\n");
+  }
   for (size_t s = 0; s < p->nseries; s++) {
     const mg_plot_series *se = &p->series[s];
     int bound = se->style == MG_PLOT_BOUND;
     const char *col = bound ? "#000000" : svg_cat((int)s);
     svg_printf(w, "<g class=\"series\" data-name=\"");
     svg_esc(w, se->name);
-    svg_printf(w, "\"><path fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s d=\"", col, bound ? "2" : "1.6",
+    svg_printf(w, "\" data-skipped=\"%zu\"><path", skipped(&ax, &ay, se));
+    svg_printf(w, " fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s d=\"", col, bound ? "2" : "1.6",
                bound                         ? " stroke-dasharray=\"7 4\""
                : se->style == MG_PLOT_DASHED ? " stroke-dasharray=\"4 3\""
                                              : "");
@@ -193,26 +273,35 @@ static void panel(svg_w *w, const mg_plot_panel *p, const mg_plot_opts *o, doubl
     if (!bound) marker(w, (int)s, lx + 13, y, col, NULL);
     svg_printf(w, "<text x=\"%.1f\" y=\"%.1f\">", lx + 32, y + 4);
     svg_esc(w, se->name);
+    size_t off = skipped(&ax, &ay, se);
+    if (off) svg_printf(w, " (%zu of %zu not drawn)", off, se->n);
     svg_printf(w, "</text>");
   }
   svg_printf(w, "</g>\n</g>\n");
 }
 
 mg_status mg_draw_plot(const mg_plot_panel *panels, size_t npanels, const mg_plot_opts *o, mg_text *out, mg_err *err) {
+  if (!panels || !o || !out) return mg_fail(err, MG_ERR_INVALID, "mg_draw_plot: panels, options and output are needed");
   if (npanels == 0 || npanels > 8) return mg_fail(err, MG_ERR_INVALID, "a plot takes 1 to 8 panels");
   size_t maxrows = 0;
   for (size_t k = 0; k < npanels; k++) {
     if (panels[k].nseries > MG_PLOT_MAX_SERIES)
       return mg_fail(err, MG_ERR_INVALID, "panel '%s' has %zu series, over %d", panels[k].title ? panels[k].title : "",
                      panels[k].nseries, MG_PLOT_MAX_SERIES);
+    if (panels[k].nseries && !panels[k].series)
+      return mg_fail(err, MG_ERR_INVALID, "panel '%s' has %zu series and no array of them",
+                     panels[k].title ? panels[k].title : "", panels[k].nseries);
     for (size_t s = 0; s < panels[k].nseries; s++) {
       const mg_plot_series *se = &panels[k].series[s];
-      if (se->n && (!se->x || !se->y)) return mg_fail(err, MG_ERR_INVALID, "a series has no data arrays");
-      /* a point off the axes would be written as nan coordinates */
-      for (size_t i = 0; i < se->n; i++)
-        if (!isfinite(se->x[i]) || !isfinite(se->y[i]) || (o->logx && se->x[i] <= 0) || (o->logy && se->y[i] <= 0))
-          return mg_fail(err, MG_ERR_INVALID, "series '%s': point (%g, %g) is not finite%s", se->name ? se->name : "",
-                         se->x[i], se->y[i], o->logx || o->logy ? " or not > 0 on a log axis" : "");
+      if (se->n && (!se->x || !se->y))
+        return mg_fail(err, MG_ERR_INVALID, "series '%s' has no data arrays", se->name ? se->name : "");
+      if (se->style < MG_PLOT_LINE || se->style > MG_PLOT_BOUND)
+        return mg_fail(err, MG_ERR_INVALID, "series '%s': style %d is not MG_PLOT_LINE, _DASHED or _BOUND",
+                       se->name ? se->name : "", se->style);
+      /* points off the axes (not finite, <= 0 on a log axis) are left out
+       * and counted in the picture: a sweep where a model prices every
+       * schedule at 0, or where the bound is 0 or past a double, is still
+       * a valid sweep */
     }
     if (legend_rows(&panels[k]) > maxrows) maxrows = legend_rows(&panels[k]);
   }

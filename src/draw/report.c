@@ -20,6 +20,16 @@ static mg_status sweep_section(svg_w *w, const mg_problem_spec *pb, const mg_sim
                                size_t ns, mg_err *err) {
   size_t na = mg_algo_count();
   mg_status st = MG_OK;
+  int any = 0;
+  for (size_t k = 0; k < ns; k++)
+    any |= isfinite(sizes[k]) && sizes[k] > 0;
+  if (!any) {
+    /* a log size axis has nowhere to put 0 bytes: seven empty panels of
+     * compare runs would say less than one sentence */
+    svg_printf(w, "<h2>Sweep over message sizes</h2>\n<p class=\"meta\" id=\"no-sweep\">No sweep: no size is &gt; 0 "
+                  "bytes and the size axis is logarithmic (meshgossip report --sizes sets the sizes).</p>\n");
+    return MG_OK;
+  }
   double *costs = mg_calloc((uint64_t)(na + 1) * ns, sizeof *costs);
   mg_text svg = {0};
   if (!costs) return mg_fail(err, MG_ERR_NOMEM, "out of memory for the sweep");
@@ -60,6 +70,8 @@ mg_status mg_report_html(const mg_problem_spec *pb, const mg_sim_opts *opts, con
   mg_report rep;
   mg_text pic = {0};
   memset(&rep, 0, sizeof rep);
+  if (!pb || !out || (nsizes && !sizes))
+    return mg_fail(err, MG_ERR_INVALID, "mg_report_html: a problem, the sizes and an output are needed");
   if (nsizes == 0) return mg_fail(err, MG_ERR_INVALID, "the report needs at least one size for its sweep");
   mg_sim_opts quiet;
   memset(&quiet, 0, sizeof quiet);
@@ -104,8 +116,15 @@ mg_status mg_report_html(const mg_problem_spec *pb, const mg_sim_opts *opts, con
     svg_printf(&w, ":");
     h_esc(&w, ps);
   }
-  svg_printf(&w, "</b>: cost %s, %.3f&times; the lower bound (%s).</p>\n", svg_num(best->rep.cost, num, sizeof num),
-             best->rep.ratio_to_bound, svg_num(bd.lower_bound, model, sizeof model));
+  /* cost / bound means nothing where the bound is 0 (a model with ts =
+   * td = tl = 0) or not a number: no ratio is written then, not 0 or nan */
+  int ratio_ok = isfinite(bd.lower_bound) && bd.lower_bound > 0;
+  svg_printf(&w, "</b>: cost %s", svg_num(best->rep.cost, num, sizeof num));
+  if (ratio_ok && isfinite(best->rep.ratio_to_bound))
+    svg_printf(&w, ", %.3f&times; the lower bound (%s).</p>\n", best->rep.ratio_to_bound,
+               svg_num(bd.lower_bound, model, sizeof model));
+  else
+    svg_printf(&w, "; the lower bound is %s, no ratio to it.</p>\n", svg_num(bd.lower_bound, model, sizeof model));
   /* comparison table */
   svg_printf(&w,
              "<h2>Comparison at %g bytes</h2>\n<table id=\"compare\">\n<tr><th>algorithm</th><th>cost</th>"
@@ -123,8 +142,12 @@ mg_status mg_report_html(const mg_problem_spec *pb, const mg_sim_opts *opts, con
     }
     svg_printf(&w, "<tr%s><td>", i == 0 ? " class=\"best\"" : "");
     h_esc(&w, r->algo->name);
-    svg_printf(&w, "</td><td class=\"num\">%s</td><td class=\"num\">%lld</td><td class=\"num\">%.3f</td><td>",
-               svg_num(r->rep.cost, num, sizeof num), (long long)r->rep.rounds, r->rep.ratio_to_bound);
+    svg_printf(&w, "</td><td class=\"num\">%s</td><td class=\"num\">%lld</td><td class=\"num\">",
+               svg_num(r->rep.cost, num, sizeof num), (long long)r->rep.rounds);
+    if (ratio_ok && isfinite(r->rep.ratio_to_bound))
+      svg_printf(&w, "%.3f</td><td>", r->rep.ratio_to_bound);
+    else
+      svg_printf(&w, "-</td><td>");
     h_esc(&w, mg_params_format(&r->params, ps, sizeof ps));
     if (!r->rep.verified) {
       svg_printf(&w, " NOT VERIFIED: ");

@@ -33,6 +33,7 @@ typedef struct pt {
 } pt;
 
 int mg_draw_arrows_fit(const mg_topo *t) {
+  if (!t) return 0;
   if (t->kind == MG_TOPO_MESHBUS) return t->n[0] <= MG_DRAW_MAX_ARROW_EXTENT;
   if (t->N > MG_DRAW_MAX_ARROW_NODES) return 0;
   if (t->d == 1) return t->N <= 128;
@@ -374,11 +375,16 @@ static void title_line(const mg_trace *t, char *buf, size_t len) {
 }
 
 mg_status mg_draw_rounds(const mg_trace *t, int64_t round, mg_text *out, mg_err *err) {
+  if (!t || !out) return mg_fail(err, MG_ERR_INVALID, "mg_draw_rounds: a trace and an output are needed");
   if (!mg_draw_arrows_fit(&t->info.topo)) return mg_draw_heatmap(t, out, err);
   size_t *list = NULL, nlist = 0;
   uint32_t *users = NULL;
   uint64_t *slots = NULL;
   mg_status st = MG_OK;
+  if (round >= 0 && (size_t)round >= t->nrounds && t->rejected && t->violation.round >= 0)
+    return mg_fail(err, MG_ERR_INVALID,
+                   "round %lld was not run: the simulator rejected the schedule in round %lld (%s)", (long long)round,
+                   (long long)t->violation.round, mg_rule_name(t->violation.rule));
   if (round >= 0 && ((size_t)round >= t->nrounds || !t->rounds[round].kept))
     return mg_fail(err, MG_ERR_INVALID, "round %lld was not kept (the schedule has %zu rounds)", (long long)round,
                    t->nrounds);
@@ -419,7 +425,9 @@ mg_status mg_draw_rounds(const mg_trace *t, int64_t round, mg_text *out, mg_err 
     }
   }
   if (bk.lo == UINT64_MAX) bk.lo = bk.hi = 1, bk.nvals = 1, bk.vals[0] = 1;
-  double cap_h = 52, pw = L.w > 330 ? L.w : 330, ph = L.h + cap_h + 8, head = 62;
+  /* a rejected schedule's banner goes between the title and the legend */
+  double ban = t->rejected ? SVG_REJECTED_H : 0, ly = 37 + ban;
+  double cap_h = 52, pw = L.w > 330 ? L.w : 330, ph = L.h + cap_h + 8, head = 62 + ban;
   size_t cols = (size_t)(1240 / (pw + 16));
   if (cols < 1) cols = 1;
   if (cols > nlist) cols = nlist;
@@ -430,6 +438,19 @@ mg_status mg_draw_rounds(const mg_trace *t, int64_t round, mg_text *out, mg_err 
   /* room for the title (bold 14 px: about 8.2 px a character) */
   if (W < 32 + 8.2 * (double)strlen(title)) W = 32 + 8.2 * (double)strlen(title);
   if (W < 560) W = 560;
+  char drawn[160] = "";
+  if (t->rejected) {
+    /* the simulator's message in 12 px: about 6.6 px a character */
+    if (W < 32 + 6.6 * (double)strlen(t->violation.msg)) W = 32 + 6.6 * (double)strlen(t->violation.msg);
+    if (nlist == 1)
+      snprintf(drawn, sizeof drawn, "drawn: round %zu, of the %zu round%s run before the schedule was rejected",
+               list[0], t->nrounds, t->nrounds == 1 ? "" : "s");
+    else
+      snprintf(drawn, sizeof drawn,
+               "drawn: rounds %zu to %zu (%zu panels), of the %zu rounds run before the schedule "
+               "was rejected",
+               list[0], list[nlist - 1], nlist, t->nrounds);
+  }
   svg_w w = {.out = out};
   svg_open(&w, W, H, title);
   svg_printf(&w, "<defs>");
@@ -440,7 +461,9 @@ mg_status mg_draw_rounds(const mg_trace *t, int64_t round, mg_text *out, mg_err 
                k, svg_seq(k));
   svg_printf(&w, "</defs>\n<text x=\"16\" y=\"22\" font-size=\"14\" font-weight=\"bold\">");
   svg_esc(&w, title);
-  svg_printf(&w, "</text>\n<g class=\"legend\" font-size=\"11\"><text x=\"16\" y=\"46\">items per transfer:</text>");
+  svg_printf(&w, "</text>\n");
+  svg_rejected(&w, t, 16, 40, drawn);
+  svg_printf(&w, "<g class=\"legend\" font-size=\"11\"><text x=\"16\" y=\"%.0f\">items per transfer:</text>", ly + 9);
   double lx = 132;
   for (int k = 0; k < SVG_NSEQ; k++) {
     /* one swatch per bucket in use, labelled with its smallest count */
@@ -455,15 +478,16 @@ mg_status mg_draw_rounds(const mg_trace *t, int64_t round, mg_text *out, mg_err 
     int kk = bucket_of(&bk, v);
     if (k > 0 && !bk.exact && bucket_of(&bk, v - 1) == kk) continue;
     svg_printf(&w,
-               "<rect x=\"%.0f\" y=\"37\" width=\"14\" height=\"10\" fill=\"%s\"/><text x=\"%.0f\" "
-               "y=\"46\">%s%llu</text>",
-               lx, svg_seq(kk), lx + 17, bk.exact || k == 0 ? "" : "\u2265", (unsigned long long)v);
+               "<rect x=\"%.0f\" y=\"%.0f\" width=\"14\" height=\"10\" fill=\"%s\"/><text x=\"%.0f\" "
+               "y=\"%.0f\">%s%llu</text>",
+               lx, ly, svg_seq(kk), lx + 17, ly + 9, bk.exact || k == 0 ? "" : "\u2265", (unsigned long long)v);
     lx += 44 + 7 * (v >= 10000 ? 5 : v >= 1000 ? 4 : v >= 100 ? 3 : v >= 10 ? 2 : 1);
   }
-  svg_printf(&w,
-             "<path d=\"M%.0f 42h22\" stroke=\"#e41a1c\" stroke-opacity=\"0.45\" stroke-width=\"6\"/><text x=\"%.0f\" "
-             "y=\"46\">arc shared by 2+ transfers</text></g>\n",
-             lx + 10, lx + 38);
+  svg_printf(
+      &w,
+      "<path d=\"M%.0f %.0fh22\" stroke=\"#e41a1c\" stroke-opacity=\"0.45\" stroke-width=\"6\"/><text x=\"%.0f\" "
+      "y=\"%.0f\">arc shared by 2+ transfers</text></g>\n",
+      lx + 10, ly + 5, lx + 38, ly + 9);
   for (size_t k = 0; k < nlist; k++) {
     size_t r = list[k];
     double ox = 16 + (k % cols) * (pw + 16) + (pw - L.w) / 2, oy = head + (k / cols) * (ph + 12);

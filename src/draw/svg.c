@@ -8,12 +8,14 @@
 #include <string.h>
 
 void mg_text_free(mg_text *t) {
+  if (!t) return;
   free(t->s);
   t->s = NULL;
   t->len = t->cap = 0;
 }
 
 mg_status mg_text_fwrite(const mg_text *t, FILE *f, mg_err *err) {
+  if (!t || !f) return mg_fail(err, MG_ERR_INVALID, "mg_text_fwrite: a text and a stream are needed");
   if (t->len && fwrite(t->s, 1, t->len, f) != t->len) return mg_fail(err, MG_ERR_IO, "write error");
   if (fflush(f) != 0) return mg_fail(err, MG_ERR_IO, "write error");
   return MG_OK;
@@ -21,6 +23,7 @@ mg_status mg_text_fwrite(const mg_text *t, FILE *f, mg_err *err) {
 
 mg_status mg_text_save(const mg_text *t, const char *path, mg_err *err) {
   mg_outfile o;
+  if (!t) return mg_fail(err, MG_ERR_INVALID, "mg_text_save: no text to save");
   if (!path || !*path) return mg_fail(err, MG_ERR_INVALID, "no output path");
   mg_status st = mg_outfile_open(&o, path, err);
   if (st != MG_OK) return st;
@@ -59,15 +62,59 @@ void svg_printf(svg_w *w, const char *fmt, ...) {
   }
 }
 
+/* Length of the well-formed UTF-8 sequence at s (1 to 4), or 0 if the
+ * bytes there are not one (a stray continuation byte, an overlong form, a
+ * surrogate, past U+10FFFF, cut short); its code point in *cp. */
+static int utf8_seq(const unsigned char *s, uint32_t *cp) {
+  unsigned char c = s[0];
+  int n;
+  uint32_t v, lo2 = 0x80, hi2 = 0xBF;
+  if (c < 0x80) return *cp = c, 1;
+  if (c >= 0xC2 && c <= 0xDF)
+    n = 2, v = c & 0x1F;
+  else if (c >= 0xE0 && c <= 0xEF)
+    n = 3, v = c & 0x0F, lo2 = c == 0xE0 ? 0xA0 : 0x80, hi2 = c == 0xED ? 0x9F : 0xBF;
+  else if (c >= 0xF0 && c <= 0xF4)
+    n = 4, v = c & 0x07, lo2 = c == 0xF0 ? 0x90 : 0x80, hi2 = c == 0xF4 ? 0x8F : 0xBF;
+  else
+    return 0;
+  for (int k = 1; k < n; k++) {
+    /* the NUL that ends the string is no continuation byte: no read past it */
+    if (s[k] < (k == 1 ? lo2 : 0x80) || s[k] > (k == 1 ? hi2 : 0xBF)) return 0;
+    v = v << 6 | (s[k] & 0x3F);
+  }
+  *cp = v;
+  return n;
+}
+
+/* Characters XML forbids (C0 controls but tab, newline and return;
+ * U+FFFE, U+FFFF) and those HTML calls parse errors (DEL, C1 controls,
+ * noncharacters): a label holding one would make the SVG or the report
+ * unreadable to a strict parser. */
+static int unfit(uint32_t cp) {
+  if (cp < 0x20) return cp != '\t' && cp != '\n' && cp != '\r';
+  return (cp >= 0x7F && cp <= 0x9F) || (cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE;
+}
+
 void svg_esc(svg_w *w, const char *s) {
-  for (; s && *s; s++) {
-    switch (*s) {
+  const unsigned char *p = (const unsigned char *)s;
+  while (p && *p) {
+    uint32_t cp;
+    int n = utf8_seq(p, &cp);
+    if (n == 0 || unfit(cp)) {
+      /* U+FFFD REPLACEMENT CHARACTER, one per bad byte or unfit character */
+      svg_printf(w, "\xEF\xBF\xBD");
+      p += n ? n : 1;
+      continue;
+    }
+    switch (cp) {
     case '&': svg_printf(w, "&amp;"); break;
     case '<': svg_printf(w, "&lt;"); break;
     case '>': svg_printf(w, "&gt;"); break;
     case '"': svg_printf(w, "&quot;"); break;
-    default: svg_printf(w, "%c", *s);
+    default: svg_printf(w, "%.*s", n, (const char *)p);
     }
+    p += n;
   }
 }
 
@@ -85,6 +132,28 @@ void svg_open(svg_w *w, double width, double height, const char *title) {
 }
 
 void svg_close(svg_w *w) { svg_printf(w, "</svg>\n"); }
+
+/* A rejected schedule's picture shows fewer rounds than the schedule has;
+ * without this banner it would pass for a complete, valid one. */
+void svg_rejected(svg_w *w, const mg_trace *t, double x, double y, const char *drawn) {
+  const mg_violation *v = &t->violation;
+  if (!t->rejected) return;
+  svg_printf(w, "<g class=\"violation\" data-rule=\"%s\" data-round=\"%lld\" fill=\"#b00020\" font-size=\"12\">",
+             mg_rule_name(v->rule), (long long)v->round);
+  svg_printf(w, "<text x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\">REJECTED: ", x, y);
+  if (v->round < 0)
+    svg_printf(w, "the schedule ends incomplete");
+  else
+    svg_printf(w, "round %lld", (long long)v->round);
+  svg_printf(w, " breaks the %s rule", mg_rule_name(v->rule));
+  if (v->round >= 0 && t->info.rounds_hint > 0)
+    svg_printf(w, " (the schedule has %lld rounds)", (long long)t->info.rounds_hint);
+  svg_printf(w, "</text><text x=\"%.1f\" y=\"%.1f\">", x, y + 15);
+  svg_esc(w, v->msg);
+  svg_printf(w, "</text><text x=\"%.1f\" y=\"%.1f\">", x, y + 30);
+  svg_esc(w, drawn);
+  svg_printf(w, "</text></g>\n");
+}
 
 /* ColorBrewer YlGnBu-like, light to dark; the lightest is still visible on
  * white. */
@@ -115,6 +184,7 @@ const char *svg_heat(double v, char buf[8]) {
 
 const char *svg_bytes(double b, char *buf, size_t len) {
   const char *unit[] = {"", "K", "M", "G", "T"};
+  if (!isfinite(b)) return snprintf(buf, len, "-"), buf; /* no "nan" in a picture */
   int u = 0;
   while (b >= 1024 && u < 4)
     b /= 1024, u++;
@@ -123,6 +193,7 @@ const char *svg_bytes(double b, char *buf, size_t len) {
 }
 
 const char *svg_num(double v, char *buf, size_t len) {
+  if (!isfinite(v)) return snprintf(buf, len, "-"), buf; /* no "nan" in a picture */
   snprintf(buf, len, "%.4g", v);
   return buf;
 }

@@ -48,6 +48,7 @@ static uint64_t class_index(const mg_topo *t, uint32_t node, int dim, int dir) {
 static int nclasses_of(const mg_topo *t) { return t->kind == MG_TOPO_MESHBUS ? 2 : 2 * t->d; }
 
 uint32_t mg_trace_row(const mg_trace *t, uint32_t node, int dim, int dir) {
+  if (!t) return UINT32_MAX;
   const mg_topo *tp = &t->info.topo;
   int c = tp->kind == MG_TOPO_MESHBUS ? dim : dim * 2 + (dir < 0);
   if (dim < 0 || c >= nclasses_of(tp) || node >= tp->N) return UINT32_MAX;
@@ -264,9 +265,11 @@ mg_status mg_trace_run(const mg_algo *a, const mg_problem_spec *pb, const mg_par
                        const mg_trace_opts *to, mg_trace **out, mg_report *rep, mg_err *err) {
   mg_status st = MG_OK;
   tracer x;
+  if (out) *out = NULL;
+  if (rep) memset(rep, 0, sizeof *rep);
+  if (!a || !pb || !out || !rep)
+    return mg_fail(err, MG_ERR_INVALID, "mg_trace_run: an algorithm, a problem, a trace and a report are needed");
   memset(&x, 0, sizeof x);
-  memset(rep, 0, sizeof *rep);
-  *out = NULL;
   if (to)
     x.o = *to;
   else
@@ -285,6 +288,7 @@ mg_status mg_trace_run(const mg_algo *a, const mg_problem_spec *pb, const mg_par
   st = mg_drive_algo(a, pb, ps, &tap, 1, &o, rep, err);
   if (!(opts && opts->keep_round_costs)) mg_report_free(rep);
   if (st != MG_OK && (st != MG_ERR_VIOLATION || !x.t->info.topo.N)) goto out;
+  if (st == MG_ERR_VIOLATION) x.t->rejected = 1, x.t->violation = rep->violation;
   finish(&x);
   *out = x.t;
   x.t = NULL;
