@@ -91,6 +91,8 @@ for m in "ts=1,tl=1 --bytes 0" "ts=0,td=0,tl=0" "tl=1 --bytes 1e306"; do
     fail "report --model $m: $(cat "$tmp/z.err")"
   ! grep -Eqiw 'nan|-nan|inf' "$tmp/z.html" || fail "report --model $m: nan or inf"
 done
+# the last of those: 16e306 and 64e306 bytes have a bound past a double
+grep -q 'id="unpriced">2 of the 7 sizes are not priced' "$tmp/z.html" || fail "report 1e306: the unpriced sizes unsaid"
 "$cli" compare --problem gossip --topo torus:4x4 --model ts=0,td=0,tl=0 --sizes 1,4 --plot "$tmp/z.svg" > /dev/null ||
   fail "compare --plot when every cost is 0"
 [ "$(count empty "$tmp/z.svg")" = 2 ] || fail "two panels with nothing to draw say so"

@@ -115,13 +115,14 @@ int cmd_draw(int argc, char **argv) {
     else if (t->rejected)
       snprintf(why, sizeof why, " run before round %lld broke the %s rule", (long long)t->violation.round,
                mg_rule_name(t->violation.rule));
+    char x[32];
     if (o.heatmap || !mg_draw_arrows_fit(&pb.topo))
-      printf("wrote %s: link-load heatmap, %u arc rows x %zu rounds%s, busiest arc %.10g bytes\n", o.output, t->hm_rows,
-             t->nrounds, why, rep.max_arc_load);
+      fprintf(cli_says(o.output), "wrote %s: link-load heatmap, %u arc rows x %zu rounds%s, busiest arc %s bytes\n",
+              o.output, t->hm_rows, t->nrounds, why, mg_fmt_double(rep.max_arc_load, x, sizeof x));
     else
-      printf("wrote %s: %zu of %zu rounds%s, %llu transfers, %llu shared arcs, cost %.10g%s\n", o.output, drawn,
-             t->nrounds, why, (unsigned long long)xfers, (unsigned long long)shared, t->rejected ? run_cost : rep.cost,
-             t->rejected ? " up to there" : "");
+      fprintf(cli_says(o.output), "wrote %s: %zu of %zu rounds%s, %llu transfers, %llu shared arcs, cost %s%s\n",
+              o.output, drawn, t->nrounds, why, (unsigned long long)xfers, (unsigned long long)shared,
+              mg_fmt_double(t->rejected ? run_cost : rep.cost, x, sizeof x), t->rejected ? " up to there" : "");
   } else {
     code = cli_fail(st, &derr);
   }

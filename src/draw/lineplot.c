@@ -127,7 +127,7 @@ static double axis_pos(const axis *a, double v, double len) {
 }
 
 static const char *tick_label(const axis *a, double v, char *buf, size_t len) {
-  if (a->bytes) return svg_bytes(v, buf, len);
+  if (a->bytes) return mg_svg_bytes(v, buf, len);
   snprintf(buf, len, "%g", v);
   return buf;
 }
@@ -136,17 +136,17 @@ static const char *tick_label(const axis *a, double v, char *buf, size_t len) {
  * class "point", without it a legend sample. */
 static void marker(svg_w *w, int k, double x, double y, const char *col, const double *data) {
   int shape = k % 12, hollow = shape >= 5 && shape < 10;
-  svg_printf(w, "<%s ", shape % 5 == 0 && shape < 10 ? "circle" : "path");
-  if (data) svg_printf(w, "class=\"point\" data-x=\"%.17g\" data-y=\"%.17g\" ", data[0], data[1]);
-  svg_printf(w, "fill=\"%s\" stroke=\"%s\" ", shape >= 10 ? "none" : hollow ? "#ffffff" : col, col);
+  mg_svg_printf(w, "<%s ", shape % 5 == 0 && shape < 10 ? "circle" : "path");
+  if (data) mg_svg_printf(w, "class=\"point\" data-x=\"%.17g\" data-y=\"%.17g\" ", data[0], data[1]);
+  mg_svg_printf(w, "fill=\"%s\" stroke=\"%s\" ", shape >= 10 ? "none" : hollow ? "#ffffff" : col, col);
   switch (shape < 10 ? shape % 5 : shape) {
-  case 0: svg_printf(w, "cx=\"%.1f\" cy=\"%.1f\" r=\"3.8\"/>", x, y); break;
-  case 1: svg_printf(w, "d=\"M%.1f %.1fh7v7h-7z\"/>", x - 3.5, y - 3.5); break;
-  case 2: svg_printf(w, "d=\"M%.1f %.1fl4.5 7.5h-9z\"/>", x, y - 4.8); break;
-  case 3: svg_printf(w, "d=\"M%.1f %.1fl4.8 4.8l-4.8 4.8l-4.8-4.8z\"/>", x, y - 4.8); break;
-  case 4: svg_printf(w, "d=\"M%.1f %.1fl4.5-7.5h-9z\"/>", x, y + 4.8); break;
-  case 10: svg_printf(w, "stroke-width=\"2\" d=\"M%.1f %.1fh10M%.1f %.1fv10\"/>", x - 5, y, x, y - 5); break;
-  default: svg_printf(w, "stroke-width=\"2\" d=\"M%.1f %.1fl8 8M%.1f %.1fl-8 8\"/>", x - 4, y - 4, x + 4, y - 4);
+  case 0: mg_svg_printf(w, "cx=\"%.1f\" cy=\"%.1f\" r=\"3.8\"/>", x, y); break;
+  case 1: mg_svg_printf(w, "d=\"M%.1f %.1fh7v7h-7z\"/>", x - 3.5, y - 3.5); break;
+  case 2: mg_svg_printf(w, "d=\"M%.1f %.1fl4.5 7.5h-9z\"/>", x, y - 4.8); break;
+  case 3: mg_svg_printf(w, "d=\"M%.1f %.1fl4.8 4.8l-4.8 4.8l-4.8-4.8z\"/>", x, y - 4.8); break;
+  case 4: mg_svg_printf(w, "d=\"M%.1f %.1fl4.5-7.5h-9z\"/>", x, y + 4.8); break;
+  case 10: mg_svg_printf(w, "stroke-width=\"2\" d=\"M%.1f %.1fh10M%.1f %.1fv10\"/>", x - 5, y, x, y - 5); break;
+  default: mg_svg_printf(w, "stroke-width=\"2\" d=\"M%.1f %.1fl8 8M%.1f %.1fl-8 8\"/>", x - 4, y - 4, x + 4, y - 4);
   }
 }
 
@@ -182,102 +182,102 @@ static void panel(svg_w *w, const mg_plot_panel *p, const mg_plot_opts *o, doubl
   axis_fit(&ay, ymin, ymax);
   double px = ox + ML, py = oy + MT;
   char buf[64];
-  svg_printf(w,
-             "<g class=\"panel\" data-points=\"%zu\" data-drawn=\"%zu\">\n<text x=\"%.1f\" y=\"%.1f\" "
-             "font-size=\"13\" font-weight=\"bold\" text-anchor=\"middle\">",
-             all, drawn, px + PW / 2, oy + 22);
-  svg_esc(w, p->title);
-  svg_printf(w,
-             "</text>\n<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" fill=\"#fafafa\" "
-             "stroke=\"#888\"/>\n",
-             px, py, PW, PH);
-  svg_printf(w,
-             "<g class=\"xaxis\" data-min=\"%.17g\" data-max=\"%.17g\" data-log=\"%d\" font-size=\"11\" "
-             "text-anchor=\"middle\">",
-             ax.lo, ax.hi, ax.log);
+  mg_svg_printf(w,
+                "<g class=\"panel\" data-points=\"%zu\" data-drawn=\"%zu\">\n<text x=\"%.1f\" y=\"%.1f\" "
+                "font-size=\"13\" font-weight=\"bold\" text-anchor=\"middle\">",
+                all, drawn, px + PW / 2, oy + 22);
+  mg_svg_esc(w, p->title);
+  mg_svg_printf(w,
+                "</text>\n<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" fill=\"#fafafa\" "
+                "stroke=\"#888\"/>\n",
+                px, py, PW, PH);
+  mg_svg_printf(w,
+                "<g class=\"xaxis\" data-min=\"%.17g\" data-max=\"%.17g\" data-log=\"%d\" font-size=\"11\" "
+                "text-anchor=\"middle\">",
+                ax.lo, ax.hi, ax.log);
   for (int k = 0; k < ax.nticks; k++) {
     double x = px + axis_pos(&ax, ax.ticks[k], PW);
-    svg_printf(w, "<path d=\"M%.1f %.1fV%.1f\" stroke=\"#e3e3e3\"/><text x=\"%.1f\" y=\"%.1f\">%s</text>", x, py,
-               py + PH, x, py + PH + 15, tick_label(&ax, ax.ticks[k], buf, sizeof buf));
+    mg_svg_printf(w, "<path d=\"M%.1f %.1fV%.1f\" stroke=\"#e3e3e3\"/><text x=\"%.1f\" y=\"%.1f\">%s</text>", x, py,
+                  py + PH, x, py + PH + 15, tick_label(&ax, ax.ticks[k], buf, sizeof buf));
   }
-  svg_printf(w, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\">", px + PW / 2, py + PH + 33);
-  svg_esc(w, o->xlabel);
-  svg_printf(w,
-             "</text></g>\n<g class=\"yaxis\" data-min=\"%.17g\" data-max=\"%.17g\" data-log=\"%d\" "
-             "font-size=\"11\" text-anchor=\"end\">",
-             ay.lo, ay.hi, ay.log);
+  mg_svg_printf(w, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\">", px + PW / 2, py + PH + 33);
+  mg_svg_esc(w, o->xlabel);
+  mg_svg_printf(w,
+                "</text></g>\n<g class=\"yaxis\" data-min=\"%.17g\" data-max=\"%.17g\" data-log=\"%d\" "
+                "font-size=\"11\" text-anchor=\"end\">",
+                ay.lo, ay.hi, ay.log);
   for (int k = 0; k < ay.nticks; k++) {
     double y = py + PH - axis_pos(&ay, ay.ticks[k], PH);
-    svg_printf(w, "<path d=\"M%.1f %.1fH%.1f\" stroke=\"#e3e3e3\"/><text x=\"%.1f\" y=\"%.1f\">%s</text>", px, y,
-               px + PW, px - 5, y + 4, tick_label(&ay, ay.ticks[k], buf, sizeof buf));
+    mg_svg_printf(w, "<path d=\"M%.1f %.1fH%.1f\" stroke=\"#e3e3e3\"/><text x=\"%.1f\" y=\"%.1f\">%s</text>", px, y,
+                  px + PW, px - 5, y + 4, tick_label(&ay, ay.ticks[k], buf, sizeof buf));
   }
-  svg_printf(w,
-             "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 %.1f "
-             "%.1f)\">",
-             ox + 16, py + PH / 2, ox + 16, py + PH / 2);
-  svg_esc(w, p->ylabel ? p->ylabel : o->ylabel);
-  svg_printf(w, "</text></g>\n");
+  mg_svg_printf(w,
+                "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 %.1f "
+                "%.1f)\">",
+                ox + 16, py + PH / 2, ox + 16, py + PH / 2);
+  mg_svg_esc(w, p->ylabel ? p->ylabel : o->ylabel);
+  mg_svg_printf(w, "</text></g>\n");
   if (!drawn) {
     /* an empty frame would read as a plotting failure: say why it is empty */
-    svg_printf(w,
-               "<text class=\"empty\" x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"#b00020\" "
-               "text-anchor=\"middle\">no point to draw",
-               px + PW / 2, py + PH / 2);
-    if (!all) svg_printf(w, ": no data");
-    if (all) svg_printf(w, ": of %zu point%s", all, all == 1 ? "" : "s");
-    if (nonfinite) svg_printf(w, ", %zu not finite", nonfinite);
-    if (xneg) svg_printf(w, ", %zu with x &lt;= 0 on the log x axis", xneg);
-    if (yneg) svg_printf(w, ", %zu with y &lt;= 0 on the log y axis", yneg);
-    svg_printf(w, "</text>\n");
+    mg_svg_printf(w,
+                  "<text class=\"empty\" x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"#b00020\" "
+                  "text-anchor=\"middle\">no point to draw",
+                  px + PW / 2, py + PH / 2);
+    if (!all) mg_svg_printf(w, ": no data");
+    if (all) mg_svg_printf(w, ": of %zu point%s", all, all == 1 ? "" : "s");
+    if (nonfinite) mg_svg_printf(w, ", %zu not finite", nonfinite);
+    if (xneg) mg_svg_printf(w, ", %zu with x &lt;= 0 on the log x axis", xneg);
+    if (yneg) mg_svg_printf(w, ", %zu with y &lt;= 0 on the log y axis", yneg);
+    mg_svg_printf(w, "</text>\n");
   }
   for (size_t s = 0; s < p->nseries; s++) {
     const mg_plot_series *se = &p->series[s];
     int bound = se->style == MG_PLOT_BOUND;
-    const char *col = bound ? "#000000" : svg_cat((int)s);
-    svg_printf(w, "<g class=\"series\" data-name=\"");
-    svg_esc(w, se->name);
-    svg_printf(w, "\" data-skipped=\"%zu\"><path", skipped(&ax, &ay, se));
-    svg_printf(w, " fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s d=\"", col, bound ? "2" : "1.6",
-               bound                         ? " stroke-dasharray=\"7 4\""
-               : se->style == MG_PLOT_DASHED ? " stroke-dasharray=\"4 3\""
-                                             : "");
+    const char *col = bound ? "#000000" : mg_svg_cat((int)s);
+    mg_svg_printf(w, "<g class=\"series\" data-name=\"");
+    mg_svg_esc(w, se->name);
+    mg_svg_printf(w, "\" data-skipped=\"%zu\"><path", skipped(&ax, &ay, se));
+    mg_svg_printf(w, " fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s d=\"", col, bound ? "2" : "1.6",
+                  bound                         ? " stroke-dasharray=\"7 4\""
+                  : se->style == MG_PLOT_DASHED ? " stroke-dasharray=\"4 3\""
+                                                : "");
     int pen = 0;
     for (size_t i = 0; i < se->n; i++) {
       if (!usable(&ax, se->x[i]) || !usable(&ay, se->y[i])) {
         pen = 0;
         continue;
       }
-      svg_printf(w, "%c%.1f %.1f", pen ? 'L' : 'M', px + axis_pos(&ax, se->x[i], PW),
-                 py + PH - axis_pos(&ay, se->y[i], PH));
+      mg_svg_printf(w, "%c%.1f %.1f", pen ? 'L' : 'M', px + axis_pos(&ax, se->x[i], PW),
+                    py + PH - axis_pos(&ay, se->y[i], PH));
       pen = 1;
     }
-    svg_printf(w, "\"/>");
+    mg_svg_printf(w, "\"/>");
     for (size_t i = 0; !bound && i < se->n; i++)
       if (usable(&ax, se->x[i]) && usable(&ay, se->y[i]))
         marker(w, (int)s, px + axis_pos(&ax, se->x[i], PW), py + PH - axis_pos(&ay, se->y[i], PH), col,
                (const double[2]){se->x[i], se->y[i]});
-    svg_printf(w, "</g>\n");
+    mg_svg_printf(w, "</g>\n");
   }
   /* legend below the plot, two columns */
   double ly = py + PH + 52;
-  svg_printf(w, "<g class=\"legend\" font-size=\"11\">");
+  mg_svg_printf(w, "<g class=\"legend\" font-size=\"11\">");
   for (size_t s = 0; s < p->nseries; s++) {
     const mg_plot_series *se = &p->series[s];
     int bound = se->style == MG_PLOT_BOUND;
-    const char *col = bound ? "#000000" : svg_cat((int)s);
+    const char *col = bound ? "#000000" : mg_svg_cat((int)s);
     double lx = px + (s % 2) * (PW / 2), y = ly + (s / 2) * LEG_ROW;
-    svg_printf(w, "<path d=\"M%.1f %.1fh26\" stroke=\"%s\" stroke-width=\"%s\"%s/>", lx, y, col, bound ? "2" : "1.6",
-               bound                         ? " stroke-dasharray=\"7 4\""
-               : se->style == MG_PLOT_DASHED ? " stroke-dasharray=\"4 3\""
-                                             : "");
+    mg_svg_printf(w, "<path d=\"M%.1f %.1fh26\" stroke=\"%s\" stroke-width=\"%s\"%s/>", lx, y, col, bound ? "2" : "1.6",
+                  bound                         ? " stroke-dasharray=\"7 4\""
+                  : se->style == MG_PLOT_DASHED ? " stroke-dasharray=\"4 3\""
+                                                : "");
     if (!bound) marker(w, (int)s, lx + 13, y, col, NULL);
-    svg_printf(w, "<text x=\"%.1f\" y=\"%.1f\">", lx + 32, y + 4);
-    svg_esc(w, se->name);
+    mg_svg_printf(w, "<text x=\"%.1f\" y=\"%.1f\">", lx + 32, y + 4);
+    mg_svg_esc(w, se->name);
     size_t off = skipped(&ax, &ay, se);
-    if (off) svg_printf(w, " (%zu of %zu not drawn)", off, se->n);
-    svg_printf(w, "</text>");
+    if (off) mg_svg_printf(w, " (%zu of %zu not drawn)", off, se->n);
+    mg_svg_printf(w, "</text>");
   }
-  svg_printf(w, "</g>\n</g>\n");
+  mg_svg_printf(w, "</g>\n</g>\n");
 }
 
 mg_status mg_draw_plot(const mg_plot_panel *panels, size_t npanels, const mg_plot_opts *o, mg_text *out, mg_err *err) {
@@ -309,14 +309,14 @@ mg_status mg_draw_plot(const mg_plot_panel *panels, size_t npanels, const mg_plo
   size_t cols = npanels > 2 ? 2 : npanels;
   size_t rows = (npanels + cols - 1) / cols;
   svg_w w = {.out = out};
-  svg_open(&w, cols * pw + 16, top + rows * ph + 8, o->title ? o->title : "plot");
+  mg_svg_open(&w, cols * pw + 16, top + rows * ph + 8, o->title ? o->title : "plot");
   if (o->title) {
-    svg_printf(&w, "<text x=\"16\" y=\"22\" font-size=\"14\" font-weight=\"bold\">");
-    svg_esc(&w, o->title);
-    svg_printf(&w, "</text>\n");
+    mg_svg_printf(&w, "<text x=\"16\" y=\"22\" font-size=\"14\" font-weight=\"bold\">");
+    mg_svg_esc(&w, o->title);
+    mg_svg_printf(&w, "</text>\n");
   }
   for (size_t k = 0; k < npanels; k++)
     panel(&w, &panels[k], o, 8 + (k % cols) * pw, top + (k / cols) * ph);
-  svg_close(&w);
-  return svg_status(&w, err);
+  mg_svg_close(&w);
+  return mg_svg_status(&w, err);
 }

@@ -118,7 +118,7 @@ typedef struct pathb {
 } pathb;
 
 static void pb_flush(pathb *b) {
-  if (b->has_pending) svg_printf(b->w, "L%.1f %.1f", b->pending.x, b->pending.y);
+  if (b->has_pending) mg_svg_printf(b->w, "L%.1f %.1f", b->pending.x, b->pending.y);
   b->has_pending = 0;
 }
 
@@ -132,9 +132,9 @@ static void pb_line(pathb *b, pt a, pt c) {
   }
   pb_flush(b);
   if (!b->started || hypot(a.x - b->pen.x, a.y - b->pen.y) > 3.0)
-    svg_printf(b->w, "M%.1f %.1f", a.x, a.y);
+    mg_svg_printf(b->w, "M%.1f %.1f", a.x, a.y);
   else if (!joined)
-    svg_printf(b->w, "L%.1f %.1f", a.x, a.y);
+    mg_svg_printf(b->w, "L%.1f %.1f", a.x, a.y);
   b->started = 1;
   b->pending = c;
   b->has_pending = 1;
@@ -145,10 +145,10 @@ static void pb_line(pathb *b, pt a, pt c) {
 static void pb_curve(pathb *b, pt a, pt ctl, pt c) {
   pb_flush(b);
   if (!b->started || hypot(a.x - b->pen.x, a.y - b->pen.y) > 3.0)
-    svg_printf(b->w, "M%.1f %.1f", a.x, a.y);
+    mg_svg_printf(b->w, "M%.1f %.1f", a.x, a.y);
   else
-    svg_printf(b->w, "L%.1f %.1f", a.x, a.y);
-  svg_printf(b->w, "Q%.1f %.1f %.1f %.1f", ctl.x, ctl.y, c.x, c.y);
+    mg_svg_printf(b->w, "L%.1f %.1f", a.x, a.y);
+  mg_svg_printf(b->w, "Q%.1f %.1f %.1f %.1f", ctl.x, ctl.y, c.x, c.y);
   b->started = 1;
   b->dx = b->dy = 0;
   b->pen = c;
@@ -217,15 +217,15 @@ static int bucket_of(const buckets *k, uint64_t items) {
 
 static void draw_machine(svg_w *w, const layout *L, double ox, double oy) {
   const mg_topo *t = L->t;
-  svg_printf(w, "<g class=\"machine\" stroke=\"#d0d0d0\" stroke-width=\"1\" fill=\"none\">");
+  mg_svg_printf(w, "<g class=\"machine\" stroke=\"#d0d0d0\" stroke-width=\"1\" fill=\"none\">");
   if (L->kind == L_RING) {
-    svg_printf(w, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"/>", ox + L->w / 2, oy + L->h / 2, L->R);
+    mg_svg_printf(w, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"/>", ox + L->w / 2, oy + L->h / 2, L->R);
   } else if (L->kind == L_BUS) {
     uint32_t n = t->n[0];
     for (uint32_t i = 0; i < n; i++) {
       double y = oy + L->pad + i * L->sp + L->sp * 0.3, x = ox + L->pad + i * L->sp + L->sp * 0.3;
-      svg_printf(w, "<path d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1f\" stroke=\"#b8b8b8\"/>", ox + L->pad * 0.5, y,
-                 ox + L->w - L->pad * 0.5, x, oy + L->pad * 0.5, oy + L->h - L->pad * 0.5);
+      mg_svg_printf(w, "<path d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1f\" stroke=\"#b8b8b8\"/>", ox + L->pad * 0.5, y,
+                    ox + L->w - L->pad * 0.5, x, oy + L->pad * 0.5, oy + L->h - L->pad * 0.5);
     }
   } else {
     int slices = L->kind == L_SLICES ? (int)t->n[2] : 1;
@@ -234,30 +234,30 @@ static void draw_machine(svg_w *w, const layout *L, double ox, double oy) {
       double bx = ox + z * L->slice_w, by = oy + (L->kind == L_SLICES ? L->sp * 0.5 : 0);
       double ext0 = t->wrap[0] ? L->pad * 0.8 : 0, ext1 = t->d > 1 && t->wrap[1] ? L->pad * 0.8 : 0;
       double y0 = L->kind == L_ROW ? oy + L->h / 2 : by + L->pad;
-      svg_printf(w, "<path d=\"");
+      mg_svg_printf(w, "<path d=\"");
       for (uint32_t r = 0; r < rows; r++)
-        svg_printf(w, "M%.1f %.1fH%.1f", bx + L->pad - ext0, y0 + r * L->sp,
-                   bx + L->pad + (t->n[0] - 1) * L->sp + ext0);
+        mg_svg_printf(w, "M%.1f %.1fH%.1f", bx + L->pad - ext0, y0 + r * L->sp,
+                      bx + L->pad + (t->n[0] - 1) * L->sp + ext0);
       if (L->kind != L_ROW)
         for (uint32_t c = 0; c < t->n[0]; c++)
-          svg_printf(w, "M%.1f %.1fV%.1f", bx + L->pad + c * L->sp, y0 - ext1, y0 + (t->n[1] - 1) * L->sp + ext1);
-      svg_printf(w, "\"/>");
+          mg_svg_printf(w, "M%.1f %.1fV%.1f", bx + L->pad + c * L->sp, y0 - ext1, y0 + (t->n[1] - 1) * L->sp + ext1);
+      mg_svg_printf(w, "\"/>");
       if (L->kind == L_SLICES)
-        svg_printf(w, "<text x=\"%.1f\" y=\"%.1f\" stroke=\"none\" fill=\"#777\" font-size=\"10\">z=%d</text>",
-                   bx + L->pad - 4, oy + 10, z);
+        mg_svg_printf(w, "<text x=\"%.1f\" y=\"%.1f\" stroke=\"none\" fill=\"#777\" font-size=\"10\">z=%d</text>",
+                      bx + L->pad - 4, oy + 10, z);
     }
   }
-  svg_printf(w, "</g>\n<g class=\"nodes\" fill=\"#555\">");
+  mg_svg_printf(w, "</g>\n<g class=\"nodes\" fill=\"#555\">");
   double r = clampd(L->sp * 0.13, 1.5, 4);
   int labels = t->N <= 100 && L->sp >= 28;
   for (uint32_t v = 0; v < t->N; v++) {
     pt p = node_pos(L, v);
-    svg_printf(w, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"/>", ox + p.x, oy + p.y, r);
+    mg_svg_printf(w, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"/>", ox + p.x, oy + p.y, r);
     if (labels)
-      svg_printf(w, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"8\" fill=\"#888\" text-anchor=\"end\">%u</text>",
-                 ox + p.x - 4, oy + p.y - 4, v);
+      mg_svg_printf(w, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"8\" fill=\"#888\" text-anchor=\"end\">%u</text>",
+                    ox + p.x - 4, oy + p.y - 4, v);
   }
-  svg_printf(w, "</g>\n");
+  mg_svg_printf(w, "</g>\n");
 }
 
 static void draw_shared(svg_w *w, const mg_trace *t, const layout *L, size_t r, double ox, double oy, uint32_t *users,
@@ -279,27 +279,27 @@ static void draw_shared(svg_w *w, const mg_trace *t, const layout *L, size_t r, 
       }
     }
   }
-  svg_printf(w,
-             "<g stroke=\"#e41a1c\" stroke-opacity=\"0.45\" stroke-linecap=\"round\" fill=\"none\" "
-             "stroke-width=\"%.1f\">",
-             clampd(L->lane * 3, 3, 9));
+  mg_svg_printf(w,
+                "<g stroke=\"#e41a1c\" stroke-opacity=\"0.45\" stroke-linecap=\"round\" fill=\"none\" "
+                "stroke-width=\"%.1f\">",
+                clampd(L->lane * 3, 3, 9));
   for (size_t k = 0; k < *nslots; k++) {
     uint64_t a = slots[k];
     if (users[a] >= 2) {
       uint32_t node = (uint32_t)(a / 2 / (uint64_t)tp->d);
       int dim = (int)(a / 2 % (uint64_t)tp->d), dir = a % 2 ? -1 : 1;
-      svg_printf(w,
-                 "<path class=\"shared\" data-round=\"%zu\" data-node=\"%u\" data-dim=\"%d\" data-dir=\"%d\" "
-                 "data-users=\"%u\" d=\"",
-                 r, node, dim, dir, users[a]);
+      mg_svg_printf(w,
+                    "<path class=\"shared\" data-round=\"%zu\" data-node=\"%u\" data-dim=\"%d\" data-dir=\"%d\" "
+                    "data-users=\"%u\" d=\"",
+                    r, node, dim, dir, users[a]);
       pathb b = {.w = w};
       hop(&b, L, node, mg_topo_step(tp, node, dim, dir), dim, dir, ox, oy);
       pb_flush(&b);
-      svg_printf(w, "\"><title>arc %u%c%d: %u transfers</title></path>", node, dir > 0 ? '+' : '-', dim, users[a]);
+      mg_svg_printf(w, "\"><title>arc %u%c%d: %u transfers</title></path>", node, dir > 0 ? '+' : '-', dim, users[a]);
     }
     users[a] = 0;
   }
-  svg_printf(w, "</g>\n");
+  mg_svg_printf(w, "</g>\n");
 }
 
 static void draw_transfers(svg_w *w, const mg_trace *t, const layout *L, size_t r, const buckets *bk, double ox,
@@ -307,7 +307,7 @@ static void draw_transfers(svg_w *w, const mg_trace *t, const layout *L, size_t 
   const mg_trace_round *rd = &t->rounds[r];
   const mg_topo *tp = &t->info.topo;
   double sw = clampd(L->sp * 0.06, 1, 2.5);
-  svg_printf(w, "<g fill=\"none\" stroke-width=\"%.1f\" stroke-linejoin=\"round\" stroke-opacity=\"0.9\">", sw);
+  mg_svg_printf(w, "<g fill=\"none\" stroke-width=\"%.1f\" stroke-linejoin=\"round\" stroke-opacity=\"0.9\">", sw);
   for (size_t i = rd->first; i < rd->first + rd->n; i++) {
     const mg_trace_xfer *x = &t->xfers[i];
     int k = bucket_of(bk, x->nitems);
@@ -316,25 +316,25 @@ static void draw_transfers(svg_w *w, const mg_trace *t, const layout *L, size_t 
       uint32_t n = tp->n[0];
       int row = x->bus == MG_BUS_ROW;
       double off = L->sp * 0.3;
-      svg_printf(w,
-                 "<g class=\"transfer\" data-round=\"%zu\" data-src=\"%u\" data-dst=\"%s\" data-items=\"%llu\" "
-                 "stroke=\"%s\">",
-                 r, x->src, row ? "row" : "col", (unsigned long long)x->nitems, svg_seq(k));
+      mg_svg_printf(w,
+                    "<g class=\"transfer\" data-round=\"%zu\" data-src=\"%u\" data-dst=\"%s\" data-items=\"%llu\" "
+                    "stroke=\"%s\">",
+                    r, x->src, row ? "row" : "col", (unsigned long long)x->nitems, mg_svg_seq(k));
       if (row)
-        svg_printf(w, "<path d=\"M%.1f %.1fH%.1f\" stroke-width=\"%.1f\"/>", ox + L->pad * 0.5, oy + p.y + off,
-                   ox + L->pad + (n - 1) * L->sp + L->pad * 0.5, sw * 2);
+        mg_svg_printf(w, "<path d=\"M%.1f %.1fH%.1f\" stroke-width=\"%.1f\"/>", ox + L->pad * 0.5, oy + p.y + off,
+                      ox + L->pad + (n - 1) * L->sp + L->pad * 0.5, sw * 2);
       else
-        svg_printf(w, "<path d=\"M%.1f %.1fV%.1f\" stroke-width=\"%.1f\"/>", ox + p.x + off, oy + L->pad * 0.5,
-                   oy + L->pad + (n - 1) * L->sp + L->pad * 0.5, sw * 2);
-      svg_printf(w, "<path d=\"M%.1f %.1fL%.1f %.1f\"/><title>%u on its %s bus: %llu items</title></g>", ox + p.x,
-                 oy + p.y, ox + p.x + (row ? 0 : off), oy + p.y + (row ? off : 0), x->src, row ? "row" : "column",
-                 (unsigned long long)x->nitems);
+        mg_svg_printf(w, "<path d=\"M%.1f %.1fV%.1f\" stroke-width=\"%.1f\"/>", ox + p.x + off, oy + L->pad * 0.5,
+                      oy + L->pad + (n - 1) * L->sp + L->pad * 0.5, sw * 2);
+      mg_svg_printf(w, "<path d=\"M%.1f %.1fL%.1f %.1f\"/><title>%u on its %s bus: %llu items</title></g>", ox + p.x,
+                    oy + p.y, ox + p.x + (row ? 0 : off), oy + p.y + (row ? off : 0), x->src, row ? "row" : "column",
+                    (unsigned long long)x->nitems);
       continue;
     }
-    svg_printf(w,
-               "<path class=\"transfer\" data-round=\"%zu\" data-src=\"%u\" data-dst=\"%u\" data-items=\"%llu\" "
-               "stroke=\"%s\" marker-end=\"url(#h%d)\" d=\"",
-               r, x->src, x->dst, (unsigned long long)x->nitems, svg_seq(k), k);
+    mg_svg_printf(w,
+                  "<path class=\"transfer\" data-round=\"%zu\" data-src=\"%u\" data-dst=\"%u\" data-items=\"%llu\" "
+                  "stroke=\"%s\" marker-end=\"url(#h%d)\" d=\"",
+                  r, x->src, x->dst, (unsigned long long)x->nitems, mg_svg_seq(k), k);
     pathb b = {.w = w};
     uint32_t cur = x->src;
     for (int g = 0; g < x->nseg; g++) {
@@ -347,31 +347,31 @@ static void draw_transfers(svg_w *w, const mg_trace *t, const layout *L, size_t 
       }
     }
     pb_flush(&b);
-    svg_printf(w, "\"><title>%u to %u: %llu items</title></path>", x->src, x->dst, (unsigned long long)x->nitems);
+    mg_svg_printf(w, "\"><title>%u to %u: %llu items</title></path>", x->src, x->dst, (unsigned long long)x->nitems);
   }
-  svg_printf(w, "</g>\n");
+  mg_svg_printf(w, "</g>\n");
 }
 
 static void caption(svg_w *w, const mg_trace *t, size_t r, double x, double y) {
   const mg_trace_round *rd = &t->rounds[r];
   char c[32], s[32], h[32], l[32], m[32];
-  svg_printf(w, "<text x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\">round %zu: cost %s</text>\n", x, y, r,
-             svg_num(rd->cost, c, sizeof c));
-  svg_printf(w, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">start-up %s + hop %s + transfer %s</text>\n", x, y + 15,
-             svg_num(rd->cost_startup, s, sizeof s), svg_num(rd->cost_hop, h, sizeof h),
-             svg_num(rd->cost_transfer, l, sizeof l));
-  svg_printf(w,
-             "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#444\">%llu transfers, busiest arc %s B, %llu "
-             "shared arcs</text>\n",
-             x, y + 30, (unsigned long long)rd->transfers, svg_bytes(rd->max_load, m, sizeof m),
-             (unsigned long long)rd->shared_arcs);
+  mg_svg_printf(w, "<text x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\">round %zu: cost %s</text>\n", x, y, r,
+                mg_svg_num(rd->cost, c, sizeof c));
+  mg_svg_printf(w, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">start-up %s + hop %s + transfer %s</text>\n", x,
+                y + 15, mg_svg_num(rd->cost_startup, s, sizeof s), mg_svg_num(rd->cost_hop, h, sizeof h),
+                mg_svg_num(rd->cost_transfer, l, sizeof l));
+  mg_svg_printf(w,
+                "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#444\">%llu transfers, busiest arc %s B, %llu "
+                "shared arcs</text>\n",
+                x, y + 30, (unsigned long long)rd->transfers, mg_svg_bytes(rd->max_load, m, sizeof m),
+                (unsigned long long)rd->shared_arcs);
 }
 
 static void title_line(const mg_trace *t, char *buf, size_t len) {
   char topo[64], model[200], ps[200];
   mg_params_format(&t->info.params, ps, sizeof ps);
   snprintf(buf, len, "%s%s%s, %s on %s, %s", t->info.algorithm, ps[0] ? ":" : "", ps, mg_problem_name(t->info.problem),
-           mg_topo_format(&t->info.topo, topo, sizeof topo), svg_model(&t->info.model, model, sizeof model));
+           mg_topo_format(&t->info.topo, topo, sizeof topo), mg_svg_model(&t->info.model, model, sizeof model));
 }
 
 mg_status mg_draw_rounds(const mg_trace *t, int64_t round, mg_text *out, mg_err *err) {
@@ -452,18 +452,19 @@ mg_status mg_draw_rounds(const mg_trace *t, int64_t round, mg_text *out, mg_err 
                list[0], list[nlist - 1], nlist, t->nrounds);
   }
   svg_w w = {.out = out};
-  svg_open(&w, W, H, title);
-  svg_printf(&w, "<defs>");
+  mg_svg_open(&w, W, H, title);
+  mg_svg_printf(&w, "<defs>");
   for (int k = 0; k < SVG_NSEQ; k++)
-    svg_printf(&w,
-               "<marker id=\"h%d\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"4\" markerHeight=\"4\" "
-               "orient=\"auto\"><path d=\"M0 0L10 5L0 10z\" fill=\"%s\"/></marker>",
-               k, svg_seq(k));
-  svg_printf(&w, "</defs>\n<text x=\"16\" y=\"22\" font-size=\"14\" font-weight=\"bold\">");
-  svg_esc(&w, title);
-  svg_printf(&w, "</text>\n");
-  svg_rejected(&w, t, 16, 40, drawn);
-  svg_printf(&w, "<g class=\"legend\" font-size=\"11\"><text x=\"16\" y=\"%.0f\">items per transfer:</text>", ly + 9);
+    mg_svg_printf(&w,
+                  "<marker id=\"h%d\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"4\" markerHeight=\"4\" "
+                  "orient=\"auto\"><path d=\"M0 0L10 5L0 10z\" fill=\"%s\"/></marker>",
+                  k, mg_svg_seq(k));
+  mg_svg_printf(&w, "</defs>\n<text x=\"16\" y=\"22\" font-size=\"14\" font-weight=\"bold\">");
+  mg_svg_esc(&w, title);
+  mg_svg_printf(&w, "</text>\n");
+  mg_svg_rejected(&w, t, 16, 40, drawn);
+  mg_svg_printf(&w, "<g class=\"legend\" font-size=\"11\"><text x=\"16\" y=\"%.0f\">items per transfer:</text>",
+                ly + 9);
   double lx = 132;
   for (int k = 0; k < SVG_NSEQ; k++) {
     /* one swatch per bucket in use, labelled with its smallest count */
@@ -477,13 +478,13 @@ mg_status mg_draw_rounds(const mg_trace *t, int64_t round, mg_text *out, mg_err 
     }
     int kk = bucket_of(&bk, v);
     if (k > 0 && !bk.exact && bucket_of(&bk, v - 1) == kk) continue;
-    svg_printf(&w,
-               "<rect x=\"%.0f\" y=\"%.0f\" width=\"14\" height=\"10\" fill=\"%s\"/><text x=\"%.0f\" "
-               "y=\"%.0f\">%s%llu</text>",
-               lx, ly, svg_seq(kk), lx + 17, ly + 9, bk.exact || k == 0 ? "" : "\u2265", (unsigned long long)v);
+    mg_svg_printf(&w,
+                  "<rect x=\"%.0f\" y=\"%.0f\" width=\"14\" height=\"10\" fill=\"%s\"/><text x=\"%.0f\" "
+                  "y=\"%.0f\">%s%llu</text>",
+                  lx, ly, mg_svg_seq(kk), lx + 17, ly + 9, bk.exact || k == 0 ? "" : "\u2265", (unsigned long long)v);
     lx += 44 + 7 * (v >= 10000 ? 5 : v >= 1000 ? 4 : v >= 100 ? 3 : v >= 10 ? 2 : 1);
   }
-  svg_printf(
+  mg_svg_printf(
       &w,
       "<path d=\"M%.0f %.0fh22\" stroke=\"#e41a1c\" stroke-opacity=\"0.45\" stroke-width=\"6\"/><text x=\"%.0f\" "
       "y=\"%.0f\">arc shared by 2+ transfers</text></g>\n",
@@ -491,8 +492,8 @@ mg_status mg_draw_rounds(const mg_trace *t, int64_t round, mg_text *out, mg_err 
   for (size_t k = 0; k < nlist; k++) {
     size_t r = list[k];
     double ox = 16 + (k % cols) * (pw + 16) + (pw - L.w) / 2, oy = head + (k / cols) * (ph + 12);
-    svg_printf(&w, "<g class=\"round\" data-round=\"%zu\" data-transfers=\"%llu\">\n", r,
-               (unsigned long long)t->rounds[r].transfers);
+    mg_svg_printf(&w, "<g class=\"round\" data-round=\"%zu\" data-transfers=\"%llu\">\n", r,
+                  (unsigned long long)t->rounds[r].transfers);
     draw_machine(&w, &L, ox, oy);
     if (L.kind != L_BUS) {
       size_t ns;
@@ -500,10 +501,10 @@ mg_status mg_draw_rounds(const mg_trace *t, int64_t round, mg_text *out, mg_err 
     }
     draw_transfers(&w, t, &L, r, &bk, ox, oy);
     caption(&w, t, r, 16 + (k % cols) * (pw + 16), oy + L.h + 14);
-    svg_printf(&w, "</g>\n");
+    mg_svg_printf(&w, "</g>\n");
   }
-  svg_close(&w);
-  st = svg_status(&w, err);
+  mg_svg_close(&w);
+  st = mg_svg_status(&w, err);
 out:
   free(list);
   free(users);

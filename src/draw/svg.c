@@ -32,7 +32,7 @@ mg_status mg_text_save(const mg_text *t, const char *path, mg_err *err) {
   return bad && st == MG_OK ? mg_fail(err, MG_ERR_IO, "cannot write '%s'", path) : st;
 }
 
-void svg_printf(svg_w *w, const char *fmt, ...) {
+void mg_svg_printf(svg_w *w, const char *fmt, ...) {
   if (w->failed) return;
   mg_text *t = w->out;
   for (int pass = 0; pass < 2; pass++) {
@@ -96,79 +96,79 @@ static int unfit(uint32_t cp) {
   return (cp >= 0x7F && cp <= 0x9F) || (cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE;
 }
 
-void svg_esc(svg_w *w, const char *s) {
+void mg_svg_esc(svg_w *w, const char *s) {
   const unsigned char *p = (const unsigned char *)s;
   while (p && *p) {
     uint32_t cp;
     int n = utf8_seq(p, &cp);
     if (n == 0 || unfit(cp)) {
       /* U+FFFD REPLACEMENT CHARACTER, one per bad byte or unfit character */
-      svg_printf(w, "\xEF\xBF\xBD");
+      mg_svg_printf(w, "\xEF\xBF\xBD");
       p += n ? n : 1;
       continue;
     }
     switch (cp) {
-    case '&': svg_printf(w, "&amp;"); break;
-    case '<': svg_printf(w, "&lt;"); break;
-    case '>': svg_printf(w, "&gt;"); break;
-    case '"': svg_printf(w, "&quot;"); break;
-    default: svg_printf(w, "%.*s", n, (const char *)p);
+    case '&': mg_svg_printf(w, "&amp;"); break;
+    case '<': mg_svg_printf(w, "&lt;"); break;
+    case '>': mg_svg_printf(w, "&gt;"); break;
+    case '"': mg_svg_printf(w, "&quot;"); break;
+    default: mg_svg_printf(w, "%.*s", n, (const char *)p);
     }
     p += n;
   }
 }
 
-mg_status svg_status(const svg_w *w, mg_err *err) {
+mg_status mg_svg_status(const svg_w *w, mg_err *err) {
   return w->failed ? mg_fail(err, MG_ERR_NOMEM, "out of memory while drawing") : MG_OK;
 }
 
-void svg_open(svg_w *w, double width, double height, const char *title) {
-  svg_printf(w,
-             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-             "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n<title>",
-             width, height, width, height);
-  svg_esc(w, title);
-  svg_printf(w, "</title>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
+void mg_svg_open(svg_w *w, double width, double height, const char *title) {
+  mg_svg_printf(w,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+                "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n<title>",
+                width, height, width, height);
+  mg_svg_esc(w, title);
+  mg_svg_printf(w, "</title>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
 }
 
-void svg_close(svg_w *w) { svg_printf(w, "</svg>\n"); }
+void mg_svg_close(svg_w *w) { mg_svg_printf(w, "</svg>\n"); }
 
 /* A rejected schedule's picture shows fewer rounds than the schedule has;
  * without this banner it would pass for a complete, valid one. */
-void svg_rejected(svg_w *w, const mg_trace *t, double x, double y, const char *drawn) {
+void mg_svg_rejected(svg_w *w, const mg_trace *t, double x, double y, const char *drawn) {
   const mg_violation *v = &t->violation;
   if (!t->rejected) return;
-  svg_printf(w, "<g class=\"violation\" data-rule=\"%s\" data-round=\"%lld\" fill=\"#b00020\" font-size=\"12\">",
-             mg_rule_name(v->rule), (long long)v->round);
-  svg_printf(w, "<text x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\">REJECTED: ", x, y);
+  mg_svg_printf(w, "<g class=\"violation\" data-rule=\"%s\" data-round=\"%lld\" fill=\"#b00020\" font-size=\"12\">",
+                mg_rule_name(v->rule), (long long)v->round);
+  mg_svg_printf(w, "<text x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\">REJECTED: ", x, y);
   if (v->round < 0)
-    svg_printf(w, "the schedule ends incomplete");
+    mg_svg_printf(w, "the schedule ends incomplete");
   else
-    svg_printf(w, "round %lld", (long long)v->round);
-  svg_printf(w, " breaks the %s rule", mg_rule_name(v->rule));
+    mg_svg_printf(w, "round %lld", (long long)v->round);
+  mg_svg_printf(w, " breaks the %s rule", mg_rule_name(v->rule));
   if (v->round >= 0 && t->info.rounds_hint > 0)
-    svg_printf(w, " (the schedule has %lld rounds)", (long long)t->info.rounds_hint);
-  svg_printf(w, "</text><text x=\"%.1f\" y=\"%.1f\">", x, y + 15);
-  svg_esc(w, v->msg);
-  svg_printf(w, "</text><text x=\"%.1f\" y=\"%.1f\">", x, y + 30);
-  svg_esc(w, drawn);
-  svg_printf(w, "</text></g>\n");
+    mg_svg_printf(w, " (the schedule has %lld rounds)", (long long)t->info.rounds_hint);
+  mg_svg_printf(w, "</text><text x=\"%.1f\" y=\"%.1f\">", x, y + 15);
+  mg_svg_esc(w, v->msg);
+  mg_svg_printf(w, "</text><text x=\"%.1f\" y=\"%.1f\">", x, y + 30);
+  mg_svg_esc(w, drawn);
+  mg_svg_printf(w, "</text></g>\n");
 }
 
 /* ColorBrewer YlGnBu-like, light to dark; the lightest is still visible on
  * white. */
 static const char *seq[SVG_NSEQ] = {"#a1dab4", "#7fcdbb", "#41b6c4", "#1d91c0", "#225ea8", "#253494", "#081d58"};
 
-const char *svg_seq(int k) { return seq[k < 0 ? 0 : k >= SVG_NSEQ ? SVG_NSEQ - 1 : k]; }
+const char *mg_svg_seq(int k) { return seq[k < 0 ? 0 : k >= SVG_NSEQ ? SVG_NSEQ - 1 : k]; }
 
 /* Okabe & Ito's colour-blind safe set, then Paul Tol's. */
 static const char *cat[SVG_NCAT] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
                                     "#882255", "#117733", "#999933", "#332288", "#AA4499", "#661100"};
 
-const char *svg_cat(int k) { return cat[((k % SVG_NCAT) + SVG_NCAT) % SVG_NCAT]; }
+const char *mg_svg_cat(int k) { return cat[((k % SVG_NCAT) + SVG_NCAT) % SVG_NCAT]; }
 
 /* white -> yellow -> orange -> dark red */
-const char *svg_heat(double v, char buf[8]) {
+const char *mg_svg_heat(double v, char buf[8]) {
   static const double stops[4][3] = {{255, 255, 255}, {254, 217, 118}, {240, 59, 32}, {128, 0, 38}};
   if (!(v > 0)) v = 0;
   if (v > 1) v = 1;
@@ -182,7 +182,7 @@ const char *svg_heat(double v, char buf[8]) {
   return buf;
 }
 
-const char *svg_bytes(double b, char *buf, size_t len) {
+const char *mg_svg_bytes(double b, char *buf, size_t len) {
   const char *unit[] = {"", "K", "M", "G", "T"};
   if (!isfinite(b)) return snprintf(buf, len, "-"), buf; /* no "nan" in a picture */
   int u = 0;
@@ -192,13 +192,13 @@ const char *svg_bytes(double b, char *buf, size_t len) {
   return buf;
 }
 
-const char *svg_num(double v, char *buf, size_t len) {
+const char *mg_svg_num(double v, char *buf, size_t len) {
   if (!isfinite(v)) return snprintf(buf, len, "-"), buf; /* no "nan" in a picture */
   snprintf(buf, len, "%.4g", v);
   return buf;
 }
 
-const char *svg_model(const mg_model *m, char *buf, size_t len) {
+const char *mg_svg_model(const mg_model *m, char *buf, size_t len) {
   int n = snprintf(buf, len, "%s, %s-port, %s, ts=%g, td=%g, tl=%g", mg_switching_name(m->switching),
                    mg_port_name(m->port), mg_contention_name(m->contention), m->ts, m->td, m->tl);
   if (m->ell && n > 0 && (size_t)n < len) snprintf(buf + n, len - (size_t)n, ", ell=%llu", (unsigned long long)m->ell);

@@ -62,7 +62,7 @@ mg_status mg_draw_sweep(const mg_problem_spec *pb, const double *sizes, size_t n
   char topo[64], title[400];
   char model[200];
   snprintf(title, sizeof title, "%s on %s: %s%s", mg_problem_name(pb->problem),
-           mg_topo_format(&pb->topo, topo, sizeof topo), svg_model(&pb->model, model, sizeof model),
+           mg_topo_format(&pb->topo, topo, sizeof topo), mg_svg_model(&pb->model, model, sizeof model),
            nsel > keep ? " (best 11 shown)" : "");
   int any_bound = 0;
   for (size_t k = 0; k < ns; k++)
