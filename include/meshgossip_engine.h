@@ -68,8 +68,8 @@ typedef enum mg_engine_sync {
 
 typedef struct mg_engine_opts {
   mg_engine_kind kind;
-  /* Sender / receiver CPU seconds per message. o < 0: the model's ts (the
-   * per-message start-up; until mg_model carries `o`, see issue 13). */
+  /* Sender / receiver CPU seconds per message. o < 0: the model's o, else
+   * its ts (the per-message start-up); or < 0: the model's or. */
   double o, or_;
   mg_engine_sync sync;
   /* The platform's links: seconds per byte and per hop; < 0: the model's

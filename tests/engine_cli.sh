@@ -85,6 +85,16 @@ sys.exit(0 if e["name"] == "simgrid" and e["time_s"] > 0 and j["verified"] else 
   expect 2 run --algo dimwise --topo torus:3x3 --model tl=0 --engine simgrid
   expect 0 compare --problem gossip --topo torus:3x3 --model ts=1e-6,tl=1e-9 --engine simgrid
   check "compare prints a simgrid column" grep -q simgrid "$tmp/out"
+  # a review: or=0 did not override the model's or; 1/tl past a double
+  # made an unloadable platform; a time past a double was printed as inf
+  expect 0 run --algo torgos --topo torus:4x4 --model contention=shared,ts=1e-5,o=3e-5,or=2e-5,td=1e-7,tl=1e-7 \
+    --bytes 4096 --engine simgrid:or=0,o=0
+  check "simgrid:or=0 overrides the model's or" grep -q "o=0, or=0 per message" "$tmp/out"
+  expect 2 run --algo dimwise --topo torus:3x3 --model tl=1e-310 --engine simgrid
+  expect 2 platform --topo torus:3x3 --model tl=1e-310
+  expect 2 run --algo torgos --topo torus:4x4 --model contention=shared,ts=0,td=1e-7,tl=1e-7 --bytes 1G \
+    --engine simgrid:tl=1e300
+  check "an infinite time is refused" grep -q "time past a double" "$tmp/err"
 else
   check "without SimGrid: exit 2 and says so" grep -q "not built in" "$tmp/err"
   expect 2 run --algo dimwise --topo torus:3x3 --model tl=1e-9 --engine simgrid

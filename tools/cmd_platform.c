@@ -52,17 +52,29 @@ int cmd_platform(int argc, char **argv) {
     snprintf(hosts, sizeof hosts, "%.*s.hosts", (int)(len - 4), o.output);
   mg_outfile xml, h;
   if ((st = mg_outfile_open(&xml, o.output, &err)) != MG_OK) return cli_fail(st, &err);
-  if ((st = mg_outfile_open(&h, hosts, &err)) != MG_OK) {
+  /* beside standard output or a device (/dev/null) there is no place for
+   * a hosts file: /dev/null.hosts was made */
+  int beside = !xml.is_stdout && !xml.is_special;
+  if (beside && (st = mg_outfile_open(&h, hosts, &err)) != MG_OK) {
     mg_outfile_close(&xml, 0, NULL);
     return cli_fail(st, &err);
   }
   st = mg_platform_write(xml.f, &pb.topo, &m, NULL, &err);
-  if (st == MG_OK) st = mg_platform_write_hosts(h.f, &pb.topo, &err);
-  mg_status st2 = mg_outfile_close(&h, st == MG_OK, st == MG_OK ? &err : NULL);
+  if (st == MG_OK && beside) st = mg_platform_write_hosts(h.f, &pb.topo, &err);
+  /* the XML first: a device's write fails only at its close, and then the
+   * hosts file is dropped too (a review: -o /dev/full left
+   * /dev/full.hosts); a regular file's hosts file seldom fails after it */
+  mg_status st2 = mg_outfile_close(&xml, st == MG_OK, st == MG_OK ? &err : NULL);
   if (st == MG_OK) st = st2;
-  st2 = mg_outfile_close(&xml, st == MG_OK, st == MG_OK ? &err : NULL);
-  if (st == MG_OK) st = st2;
+  if (beside) {
+    st2 = mg_outfile_close(&h, st == MG_OK, st == MG_OK ? &err : NULL);
+    if (st == MG_OK) st = st2;
+  }
   if (st != MG_OK) return cli_fail(st, &err);
-  printf("wrote %s and %s\n", o.output, hosts);
+  if (beside)
+    printf("wrote %s and %s\n", o.output, hosts);
+  else
+    fprintf(stderr, "wrote %s (no hosts file beside standard output or a device: -o FILE.xml writes FILE.hosts)\n",
+            o.output);
   return EXIT_OK;
 }

@@ -14,7 +14,7 @@ void mg_engine_opts_default(mg_engine_opts *o) {
   memset(o, 0, sizeof *o);
   o->kind = MG_ENGINE_MODEL;
   o->o = -1;
-  o->or_ = 0;
+  o->or_ = -1; /* as o: < 0 is "the model's", so or=0 can override it */
   o->sync = MG_SYNC_DATA;
   o->link_tl = -1;
   o->link_td = -1;

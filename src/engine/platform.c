@@ -19,6 +19,7 @@
 #include "../util/internal.h"
 #include "engine_internal.h"
 
+#include <math.h>
 #include <inttypes.h>
 
 #define DEFAULT_MAX_LINK_REFS (1u << 22)
@@ -85,8 +86,11 @@ int mg_platform_route(FILE *f, const mg_topo *t, uint32_t a, uint32_t b, const m
 mg_status mg_platform_write(FILE *f, const mg_topo *t, const mg_model *m, const mg_platform_opts *opts, mg_err *err) {
   char spec[128];
   mg_topo_format(t, spec, sizeof spec);
-  if (!(m->tl > 0))
-    return mg_fail(err, MG_ERR_INVALID, "the platform needs tl > 0 (link bandwidth 1/tl); the model has tl=%g", m->tl);
+  /* 1/tl past a double (tl = 1e-310) wrote bw="infBps", which SimGrid
+   * cannot load (a review) */
+  if (!(m->tl > 0) || !isfinite(1.0 / m->tl))
+    return mg_fail(err, MG_ERR_INVALID, "the platform needs tl > 0 with 1/tl a finite bandwidth; the model has tl=%g",
+                   m->tl);
   double bw = 1.0 / m->tl, lat = m->td;
   uint64_t limit = opts && opts->max_link_refs ? opts->max_link_refs : DEFAULT_MAX_LINK_REFS;
   char comment[256];

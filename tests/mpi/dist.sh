@@ -98,6 +98,11 @@ bus)
 exchange)
   same run --algo exchange-partitioned --topo torus:8x8x8 --r 10
   expect 0 "verified       yes"
+  # --serial with auto: refused (its candidates shared one ledger and the
+  # pick came out wrong), auto under mpirun alone picks as meshgossip does
+  "$mgmpi" run --serial 2 --algo auto --problem exchange --topo torus:4x4 --r 10 >/dev/null 2>"$tmp/auto.err" &&
+    fail "--serial 2 --algo auto accepted"
+  grep -q "takes a named algorithm, not auto" "$tmp/auto.err" || fail "--serial auto: $(cat "$tmp/auto.err")"
   same run --algo exchange-dimwise --topo torus:6x6 --r 10 --json
   expect 0 '"verified": true'
   ;;

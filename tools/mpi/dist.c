@@ -159,6 +159,18 @@ int mg_tool_dist(int argc, char **argv, int me, int n) {
     }
     av[ac++] = argv[i];
   }
+  /* --algo auto simulates every candidate on each pass, and they would all
+   * share the passes' one ledger: the pick and its cost came out wrong (a
+   * review: multiring at 179.5 where torus-ternary costs 26) */
+  for (int i = 0; serial && i < ac; i++)
+    if ((!strcmp(av[i], "--algo") && i + 1 < ac && !strncmp(av[i + 1], "auto", 4)) ||
+        !strncmp(av[i], "--algo=auto", 11)) {
+      if (me == 0)
+        fprintf(stderr, "meshgossip-mpi: --serial takes a named algorithm, not auto (pick one with meshgossip run "
+                        "--algo auto, or run auto under mpirun without --serial)\n");
+      free(av);
+      return EXIT_USAGE;
+    }
   int rc;
   if (n > 1 && !strcmp(cmd, "verify") && !file_everywhere(ac, av, me)) {
     free(av);
