@@ -99,16 +99,19 @@ void mg_engine_opts_default(mg_engine_opts *o);
 mg_status mg_engine_parse(const char *spec, mg_engine_opts *o, mg_err *err);
 
 typedef struct mg_engine_result {
-  int ran;                    /* 1: an engine timed the schedule */
-  double time_s;              /* its simulated time */
-  double wall_s;              /* wall time of the engine alone */
-  double cpu_s;               /* CPU time (user + system) of the engine */
-  uint64_t peak_rss_bytes;    /* of the engine's own process (SimGrid runs in a
-                                 forked child; the verifier's is in the report) */
-  uint64_t messages;          /* messages replayed */
-  uint64_t nondefault_routes; /* transfers that took a route of their own */
-  double o, or_;              /* the overheads used */
-  char note[MG_ERR_LEN];      /* what the engine could not honour, or "" */
+  int ran;                       /* 1: an engine timed the schedule */
+  double time_s;                 /* its simulated time */
+  double wall_s;                 /* wall time of the engine alone */
+  double cpu_s;                  /* CPU time (user + system) of the engine */
+  uint64_t peak_rss_bytes;       /* of the engine's own process (SimGrid runs in a
+                                    forked child; the verifier's is in the report) */
+  uint64_t messages;             /* messages replayed */
+  uint64_t nondefault_routes;    /* transfers that took a route of their own */
+  uint64_t ti_nondefault_routes; /* the same, of traces written (ti_dir): a
+                                    replay on default routes times another
+                                    network than the schedule's */
+  double o, or_;                 /* the overheads used */
+  char note[MG_ERR_LEN];         /* what the engine could not honour, or "" */
 } mg_engine_result;
 
 typedef struct mg_deps mg_deps;

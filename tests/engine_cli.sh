@@ -60,6 +60,13 @@ expect 0 run --algo dimwise --topo torus:3x3 --model tl=1e-9 --bytes 100 --expor
 check "--format ti writes the same traces" diff -r "$tmp/ti" "$tmp/ti2" -x traces.txt
 expect 2 run --algo dimwise --topo torus:3x3 --export-ti -
 check "--export-ti - makes no directory '-'" test ! -e ./-
+# traces of a schedule with routes of its own: said (smpirun -replay takes
+# the platform's default routes); none said for one on default routes
+expect 0 run --algo lee3d --topo torus:7x7x7 --model switching=circuit,ts=0,td=1e-7,tl=1e-7 --bytes 64 \
+  --export-ti "$tmp/tilee"
+check "lee3d's own routes said" grep -q "^meshgossip: 392 transfers of the traces take routes of their own" "$tmp/err"
+expect 0 run --algo dimwise --topo torus:3x3 --model tl=1e-9 --bytes 100 --export-ti "$tmp/tidw"
+check "dimwise's traces say nothing of routes" test ! -s "$tmp/err"
 # written whole or not at all: a directory in the way of rank5.txt fails
 # before any file moves in, and takes nothing else with it
 mkdir -p "$tmp/ti3/rank5.txt"

@@ -147,6 +147,11 @@ int cmd_run(int argc, char **argv) {
     st = mg_run(a, &pb, &ps, &so, &rep, &err);
   }
   cli_progress_done();
+  if (st == MG_OK && eres.ti_nondefault_routes)
+    fprintf(stderr,
+            "meshgossip: %llu transfers of the traces take routes of their own; smpirun -replay on `meshgossip "
+            "platform`'s platform sends them on the default routes (--engine simgrid replays the schedule's)\n",
+            (unsigned long long)eres.ti_nondefault_routes);
   if (st != MG_OK && st != MG_ERR_VIOLATION) {
     mg_report_free(&rep);
     mg_trace_free(trace);
