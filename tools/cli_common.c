@@ -4,7 +4,6 @@
 #include "../src/util/internal.h"
 
 #include <math.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,14 +275,12 @@ json_t *cli_model_json(const mg_model *m) {
 json_t *cli_params_json(const mg_params *ps) {
   json_t *o = json_object();
   for (int i = 0; ps && i < ps->n; i++) {
-    /* a number only if it reads back as the same text: plan=01 is not
-     * plan=1 (a review: tune's JSON named a schedule 2 units dearer) */
-    char *end, back[32];
-    errno = 0;
-    long long x = strtoll(ps->p[i].value, &end, 10);
-    snprintf(back, sizeof back, "%lld", x);
-    int number = *end == 0 && ps->p[i].value[0] && errno == 0 && strcmp(back, ps->p[i].value) == 0;
-    json_object_set_new(o, ps->p[i].name, number ? json_integer((json_int_t)x) : json_string(ps->p[i].value));
+    /* a number only if it reads back as the same text (a review: tune's
+     * JSON named a schedule 2 units dearer) */
+    int64_t x;
+    json_object_set_new(o, ps->p[i].name,
+                        mg_parse_i64_exact(ps->p[i].value, &x) ? json_integer((json_int_t)x)
+                                                               : json_string(ps->p[i].value));
   }
   return o;
 }

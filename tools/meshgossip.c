@@ -49,8 +49,9 @@ static int flushed(int code) {
 }
 
 /* A command killed midway leaves no temporary file beside its target (a
- * review: plot killed by SIGTERM left out.svg.tmpXXXXXX, 52 MB); then the
- * signal's own action, so the caller sees how it ended. */
+ * review: plot killed by SIGTERM left a 52 MB temporary file beside
+ * out.svg); then the signal's own action, so the caller sees how it
+ * ended. */
 static void on_signal(int sig) {
   mg_outfile_discard_pending();
   signal(sig, SIG_DFL);

@@ -53,12 +53,11 @@ mg_status mg_compare(const mg_problem_spec *pb, const mg_sim_opts *opts, int tun
                      mg_err *err) {
   /* a model the simulator refuses for every schedule (e.g. timing=async
    * with bus switching) is the caller's error, not every row's */
-  mg_status vs = mg_model_validate(&pb->model, &pb->topo, pb->problem, err);
-  if (vs != MG_OK) return vs;
-  /* so is a bound beyond a double: every row would be refused for it,
-   * each under another name (a review) */
+  /* and so is a bound beyond a double: every row would be refused for it,
+   * each under another name (a review); mg_lower_bound checks both */
   mg_bound bd;
-  if ((vs = mg_lower_bound(pb, &bd, err)) != MG_OK) return vs;
+  mg_status vs = mg_lower_bound(pb, &bd, err);
+  if (vs != MG_OK) return vs;
   size_t n = 0;
   mg_compare_row *out = mg_calloc(mg_algo_count(), sizeof *out);
   if (!out) return mg_fail(err, MG_ERR_NOMEM, "out of memory");

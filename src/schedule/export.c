@@ -37,12 +37,9 @@ static void put_params(FILE *f, const mg_params *ps) {
     if (i) fputs(", ", f);
     put_str(f, ps->p[i].name);
     fputs(": ", f);
-    /* a number only if it reads back as the same text: plan=01 is not
-     * plan=1 (a review) */
+    /* a number only if it reads back as the same text (a review) */
     int64_t v;
-    char back[32];
-    if (mg_parse_i64(ps->p[i].value, &v) &&
-        (snprintf(back, sizeof back, "%lld", (long long)v), strcmp(back, ps->p[i].value) == 0))
+    if (mg_parse_i64_exact(ps->p[i].value, &v))
       fprintf(f, "%lld", (long long)v);
     else
       put_str(f, ps->p[i].value);

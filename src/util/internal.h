@@ -39,6 +39,9 @@ uint64_t mg_phys_mem(void);
 /* Parses a decimal integer / finite double fully; 0 on failure. */
 int mg_parse_u64(const char *s, uint64_t *v);
 int mg_parse_i64(const char *s, int64_t *v);
+/* mg_parse_i64, and only if v written back ("%lld") is s itself: a
+ * parameter such as weave's plan=01 is text, not the number 1. */
+int mg_parse_i64_exact(const char *s, int64_t *v);
 int mg_parse_double(const char *s, double *v);
 
 /* Default dimension-order shortest route from a to b (ties go +); returns

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -86,6 +87,16 @@ int mg_parse_i64(const char *s, int64_t *v) {
   long long x = strtoll(s, &end, 10);
   if (errno || *end) return 0;
   *v = (int64_t)x;
+  return 1;
+}
+
+int mg_parse_i64_exact(const char *s, int64_t *v) {
+  int64_t x;
+  char back[32];
+  if (!mg_parse_i64(s, &x)) return 0;
+  snprintf(back, sizeof back, "%lld", (long long)x);
+  if (strcmp(back, s) != 0) return 0;
+  *v = x;
   return 1;
 }
 

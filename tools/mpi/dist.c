@@ -163,8 +163,7 @@ int mg_tool_dist(int argc, char **argv, int me, int n) {
    * share the passes' one ledger: the pick and its cost came out wrong (a
    * review: multiring at 179.5 where torus-ternary costs 26) */
   for (int i = 0; serial && i < ac; i++)
-    if ((!strcmp(av[i], "--algo") && i + 1 < ac && !strncmp(av[i + 1], "auto", 4)) ||
-        !strncmp(av[i], "--algo=auto", 11)) {
+    if (!strcmp(av[i], "--algo") && i + 1 < ac && !strcmp(av[i + 1], "auto")) {
       if (me == 0)
         fprintf(stderr, "meshgossip-mpi: --serial takes a named algorithm, not auto (pick one with meshgossip run "
                         "--algo auto, or run auto under mpirun without --serial)\n");
