@@ -69,6 +69,9 @@ void cli_print_json(json_t *j); /* prints and frees */
  * output is standard output ('-', /dev/stdout, ...), lest the line end up
  * in the document; else standard output. */
 FILE *cli_says(const char *output);
+/* "; hint: ..." for a rejected schedule of an algorithm that shares arcs
+ * by design under contention=strict (price it as compare does), else "". */
+const char *cli_shared_hint(const mg_algo *a, const mg_model *m);
 /* "t'_l" after cli_problem with --r, else "s": the unit of printed costs. */
 const char *cli_cost_unit(void);
 void cli_print_report(const char *algo, const mg_params *ps, const mg_problem_spec *pb, const mg_report *rep);

@@ -380,6 +380,12 @@ static void put_json_shortest(const char *s, FILE *f) {
   }
 }
 
+const char *cli_shared_hint(const mg_algo *a, const mg_model *m) {
+  return a->needs_shared && m->contention == MG_CONT_STRICT
+             ? "; hint: this algorithm shares arcs by design: price it as compare does, with --model contention=shared"
+             : "";
+}
+
 FILE *cli_says(const char *output) { return output && mg_outfile_is_stdout(output) ? stderr : stdout; }
 
 void cli_print_json(json_t *j) {

@@ -92,11 +92,7 @@ int cmd_draw(int argc, char **argv) {
     /* one line: the rule, as run says it, and what the picture holds */
     if (t->rejected)
       fprintf(stderr, "meshgossip: %s [%s]; only the %zu round%s before it ran and can be drawn%s\n", t->violation.msg,
-              mg_rule_name(t->violation.rule), t->nrounds, t->nrounds == 1 ? "" : "s",
-              a->needs_shared && pb.model.contention == MG_CONT_STRICT
-                  ? "; hint: this algorithm shares arcs by design: price it as compare does, with --model "
-                    "contention=shared"
-                  : "");
+              mg_rule_name(t->violation.rule), t->nrounds, t->nrounds == 1 ? "" : "s", cli_shared_hint(a, &pb.model));
     uint64_t shared = 0, xfers = 0;
     size_t drawn = 0;
     double run_cost = 0;

@@ -193,12 +193,7 @@ int cmd_run(int argc, char **argv) {
   }
   int code = rep.verified ? EXIT_OK : EXIT_INVALID_SCHEDULE;
   /* one line; a schedule that shares arcs by design names the model to use */
-  if (!rep.verified && !o.json)
-    fprintf(stderr, "meshgossip: %s%s%s\n", rep.violation.msg,
-            a->needs_shared && pb.model.contention == MG_CONT_STRICT ? "; hint: " : "",
-            a->needs_shared && pb.model.contention == MG_CONT_STRICT
-                ? "this algorithm shares arcs by design: price it as compare does, with --model contention=shared"
-                : "");
+  if (!rep.verified && !o.json) fprintf(stderr, "meshgossip: %s%s\n", rep.violation.msg, cli_shared_hint(a, &pb.model));
   mg_report_free(&rep);
   mg_trace_free(trace);
   return code;
