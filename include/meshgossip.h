@@ -24,6 +24,12 @@
 extern "C" {
 #endif
 
+/* libmeshgossip.so is built with -fvisibility=hidden: what these headers
+   declare is its interface, and all it exports. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* ------------------------------------------------------------------ */
 /* Status and errors                                                    */
 /* ------------------------------------------------------------------ */
@@ -731,6 +737,10 @@ mg_status mg_verify_msccl(const char *path, const char *data, size_t len, const 
 /* Peak resident set size of this process (bytes). */
 uint64_t mg_peak_rss(void);
 double mg_now(void);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,10 @@
 extern "C" {
 #endif
 
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* the exported interface: meshgossip.h */
+#endif
+
 /* A growable text buffer; zero-initialise it. */
 typedef struct mg_text {
   char *s; /* NUL-terminated when len > 0 */
@@ -217,6 +221,10 @@ mg_status mg_draw_sweep(const mg_problem_spec *pb, const double *sizes, size_t n
  * drawing one. */
 mg_status mg_report_html(const mg_problem_spec *pb, const mg_sim_opts *opts, const double *sizes, size_t nsizes,
                          mg_text *out, mg_err *err);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

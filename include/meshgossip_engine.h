@@ -22,6 +22,10 @@
 extern "C" {
 #endif
 
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* the exported interface: meshgossip.h */
+#endif
+
 /* ------------------------------------------------------------------ */
 /* SimGrid platforms                                                    */
 /* ------------------------------------------------------------------ */
@@ -139,6 +143,10 @@ mg_status mg_ti_write(const mg_deps *d, const char *dir, mg_err *err);
 /* The S4U replay (src/engine/simgrid/replay.c). SimGrid can be initialised
  * once per process: a second call returns MG_ERR_UNSUPPORTED. */
 mg_status mg_simgrid_replay(const mg_deps *d, const mg_engine_opts *eo, mg_engine_result *res, mg_err *err);
+#endif
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
 #endif
 
 #ifdef __cplusplus

@@ -30,6 +30,10 @@
 extern "C" {
 #endif
 
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* the exported interface: meshgossip.h */
+#endif
+
 /* A violation's key: {round, transfer, position, shard}; at the end of a
  * run {rounds, node, item, shard}; {-1, status, 0, shard} a shard that
  * failed for another reason than a rule (out of memory). INT64_MAX in
@@ -75,6 +79,10 @@ int mg_shard_serial_last(const mg_shard_serial *ss);
 /* Bytes the ledger holds (per-transfer counts of every round). */
 uint64_t mg_shard_serial_bytes(const mg_shard_serial *ss);
 void mg_shard_serial_free(mg_shard_serial *ss);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

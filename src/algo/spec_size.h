@@ -7,7 +7,7 @@
 #ifndef MG_SPEC_SIZE_H
 #define MG_SPEC_SIZE_H
 
-#include "meshgossip.h"
+#include "../util/internal.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +15,6 @@
 /* Writes the chosen SPEC to out (n bytes). MG_ERR_INVALID when an entry is
  * malformed (empty spec, a bound that is not a decimal number) or no entry
  * takes L; MG_ERR_TOO_LARGE when the chosen spec does not fit in out. */
-mg_status mg_spec_by_size(const char *spec, uint64_t L, char *out, size_t n, mg_err *err);
+MG_SIBLING mg_status mg_spec_by_size(const char *spec, uint64_t L, char *out, size_t n, mg_err *err);
 
 #endif

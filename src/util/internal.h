@@ -9,9 +9,15 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* The library is compiled with -fvisibility=hidden (its interface is what
+ * include/ declares). The few internal functions libmeshgossip_mpi.a calls
+ * are exported from libmeshgossip.so as well, so that the MPI library links
+ * against the shared one too; no installed header declares them. */
+#define MG_SIBLING __attribute__((visibility("default")))
+
 /* Fills err (if any) with a formatted one-line message; returns st so that
  * callers can write `return mg_fail(err, MG_ERR_INVALID, "...")`. */
-mg_status mg_fail(mg_err *err, mg_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+MG_SIBLING mg_status mg_fail(mg_err *err, mg_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Jump to the function's single `out:` label when st is an error. */
 #define MG_CHECK(expr)                                                                                                 \
@@ -25,13 +31,13 @@ static inline int mg_mul_ok(uint64_t a, uint64_t b, uint64_t *r) { return !__bui
 static inline int mg_add_ok(uint64_t a, uint64_t b, uint64_t *r) { return !__builtin_add_overflow(a, b, r); }
 
 /* calloc of n*size with overflow check; NULL on failure. */
-void *mg_calloc(uint64_t n, uint64_t size);
+MG_SIBLING void *mg_calloc(uint64_t n, uint64_t size);
 /* Asks the kernel to back a large block with huge pages (Linux THP in
  * madvise mode): the simulator's state rows are read at random, one TLB
  * miss a row otherwise. A hint only. */
 void mg_advise_huge(void *p, uint64_t bytes);
 /* Grows *p to hold at least need elements of size; doubles capacity. */
-int mg_grow(void **p, size_t *cap, size_t need, size_t size);
+MG_SIBLING int mg_grow(void **p, size_t *cap, size_t need, size_t size);
 
 /* Physical memory in bytes (0 if unknown). */
 uint64_t mg_phys_mem(void);

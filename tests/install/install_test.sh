@@ -52,6 +52,19 @@ comp=$(PATH=$prefix/bin:$PATH bash -c 'source "$1"; COMP_WORDS=(meshgossip table
   echo "${COMPREPLY[*]}"' _ "$prefix/share/bash-completion/completions/meshgossip")
 case " $comp " in *" juurlink-t1 "*" fujita "*) ;; *) fail "table completion gave '$comp'" ;; esac
 case " $comp " in *" meshgossip "*) fail "table completion offers 'meshgossip': '$comp'" ;; esac
+# the shared library exports its interface (what the installed headers
+# declare) and the four helpers libmeshgossip_mpi.a calls, nothing else; the
+# interposer exports only the MPI calls it takes over
+command -v nm >/dev/null || fail "nm (binutils) not found"
+cat "$prefix"/include/meshgossip*.h | grep -oE '\bmg_[a-z0-9_]+\(' | tr -d '(' | sort -u >"$tmp/declared"
+nm -D --defined-only "$libdir/libmeshgossip.so" | awk '$2 == "T" {print $3}' | sort -u >"$tmp/exported"
+extra=$(comm -13 "$tmp/declared" "$tmp/exported" | grep -vxE 'mg_(calloc|fail|grow|spec_by_size)' || true)
+[ -z "$extra" ] || fail "libmeshgossip.so exports undeclared functions: $(echo $extra | head -c 200)"
+grep -qx mg_run "$tmp/exported" || fail "libmeshgossip.so does not export mg_run"
+if [ -e "$libdir/libmeshgossip-pmpi.so" ]; then
+  other=$(nm -D --defined-only "$libdir/libmeshgossip-pmpi.so" | awk '$2 == "T" {print $3}' | grep -v '^MPI_' || true)
+  [ -z "$other" ] || fail "libmeshgossip-pmpi.so exports more than MPI calls: $(echo $other | head -c 200)"
+fi
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 [ "$(pkg-config --modversion meshgossip)" = "$version" ] || fail "pkg-config --modversion"
 cd "$tmp"
