@@ -70,7 +70,7 @@ endif()
 # An outside program against the installed tree, by pkg-config (shared and
 # static) and by find_package; skipped under the sanitizers (the outside
 # program would need their runtime).
-if(NOT MG_SANITIZE)
+if(MG_TESTS AND NOT MG_SANITIZE)
   add_test(NAME install_consumer
            COMMAND bash ${PROJECT_SOURCE_DIR}/tests/install/install_test.sh ${PROJECT_BINARY_DIR}
                    ${PROJECT_SOURCE_DIR}/tests/install ${CMAKE_C_COMPILER} ${CMAKE_COMMAND})

@@ -111,4 +111,35 @@ EOC
   done
   echo "meshgossip_mpi: ok"
 fi
+# a parent project that add_subdirectory()s the source: the libraries and
+# tools are its targets, the tests and benchmarks are not (MG_TESTS follows
+# the parent's BUILD_TESTING, off when the parent does not say)
+src=$(cd "$here/../.." && pwd)
+mkdir -p "$tmp/parent"
+cat >"$tmp/parent/CMakeLists.txt" <<EOC
+cmake_minimum_required(VERSION 3.20)
+project(mg_parent LANGUAGES C)
+add_subdirectory("$src" meshgossip)
+add_executable(parent "$here/consumer.c")
+target_link_libraries(parent PRIVATE meshgossip)
+EOC
+for bt in unset ON; do
+  def=()
+  [ "$bt" = ON ] && def=(-DBUILD_TESTING=ON)
+  rm -rf "$tmp/pb"
+  "$cmake" -S "$tmp/parent" -B "$tmp/pb" -DCMAKE_C_COMPILER="$cc" -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON -DMG_SIMGRID=OFF \
+    -DMG_SMPI=OFF "${def[@]}" >"$tmp/pb.log" 2>&1 ||
+    { cat "$tmp/pb.log"; fail "add_subdirectory (BUILD_TESTING $bt)"; }
+  targets=$("$cmake" --build "$tmp/pb" --target help)
+  for t in meshgossip meshgossip-cli parent; do
+    grep -qE "\.\.\. $t\$" <<<"$targets" || fail "add_subdirectory (BUILD_TESTING $bt): no target $t"
+  done
+  if [ "$bt" = unset ]; then
+    ! grep -qE '\.\.\. (test_circgos|bench_[a-z_]+|mpi_stress)$' <<<"$targets" || fail "a parent builds our tests"
+    [ ! -e "$tmp/pb/meshgossip/CTestTestfile.cmake" ] || fail "a parent runs our tests"
+  else
+    grep -qE '\.\.\. test_circgos$' <<<"$targets" || fail "BUILD_TESTING=ON builds no tests"
+  fi
+done
+echo "add_subdirectory: ok"
 echo "install_consumer: ok"

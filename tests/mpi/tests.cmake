@@ -1,5 +1,6 @@
 # MPI test programs and the (program, ranks) list; included from the top
-# CMakeLists.txt when MPI is found.
+# CMakeLists.txt when MPI is found and MG_TESTS is on (the libraries and
+# tools they test: src/mpi/mpi.cmake).
 set(MG_MPIEXEC ${MPIEXEC_EXECUTABLE} --allow-run-as-root --oversubscribe)
 foreach(prog allgather_all alltoall_all)
   add_executable(mpi_${prog} ${CMAKE_CURRENT_LIST_DIR}/${prog}.c)
@@ -44,11 +45,6 @@ foreach(np 1 4)
 endforeach()
 
 # The interposer and an unmodified program under it.
-add_library(meshgossip-pmpi SHARED ${PROJECT_SOURCE_DIR}/src/mpi/pmpi.c ${PROJECT_SOURCE_DIR}/src/mpi/typesig.c)
-target_link_libraries(meshgossip-pmpi PRIVATE meshgossip_mpi)
-set_target_properties(meshgossip-pmpi PROPERTIES OUTPUT_NAME meshgossip-pmpi)
-target_link_options(meshgossip-pmpi PRIVATE -Wl,--version-script=${PROJECT_SOURCE_DIR}/src/mpi/pmpi.map)
-set_target_properties(meshgossip-pmpi PROPERTIES LINK_DEPENDS ${PROJECT_SOURCE_DIR}/src/mpi/pmpi.map)
 add_executable(mpi_unmodified ${CMAKE_CURRENT_LIST_DIR}/unmodified.c)
 target_link_libraries(mpi_unmodified PRIVATE MPI::MPI_C)
 add_test(NAME mpi_unmodified_plain COMMAND ${MG_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} 4 $<TARGET_FILE:mpi_unmodified>)
@@ -121,16 +117,7 @@ set_tests_properties(mpi_unmodified_plain mpi_interposed_ring6 mpi_interposed_in
                      mpi_interposed_model_bytes mpi_interposed_concentrate9 mpi_interposed_fallback
                      PROPERTIES TIMEOUT 60 LABELS mpi)
 
-# meshgossip-mpi: calibrate and bench
-# run and verify (tools/mpi/dist.c) are the CLI's own commands with a shard
-set(MG_CLI_COMMANDS ${MG_CLI_SOURCES})
-list(FILTER MG_CLI_COMMANDS EXCLUDE REGEX "/meshgossip\\.c$")
-add_executable(meshgossip-mpi ${PROJECT_SOURCE_DIR}/tools/mpi/meshgossip_mpi.c ${PROJECT_SOURCE_DIR}/tools/mpi/calibrate.c
-               ${PROJECT_SOURCE_DIR}/tools/mpi/calibrate_loggp.c ${PROJECT_SOURCE_DIR}/tools/mpi/calibrate_eager.c
-               ${PROJECT_SOURCE_DIR}/tools/mpi/bench.c
-               ${PROJECT_SOURCE_DIR}/tools/mpi/dist.c ${MG_CLI_COMMANDS})
-target_include_directories(meshgossip-mpi PRIVATE ${PROJECT_SOURCE_DIR}/tools/mpi)
-target_link_libraries(meshgossip-mpi PRIVATE meshgossip_mpi)
+# meshgossip-mpi (src/mpi/mpi.cmake): calibrate and bench
 add_test(NAME mpi_calibrate COMMAND ${MG_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} 3 $<TARGET_FILE:meshgossip-mpi> calibrate
          --sizes 0,4096,65536 --reps 3)
 set_tests_properties(mpi_calibrate PROPERTIES TIMEOUT 60 LABELS mpi PASS_REGULAR_EXPRESSION "--model ts=[0-9.e+-]+,td=0,tl=")
