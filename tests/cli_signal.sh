@@ -4,7 +4,8 @@
 # temporary file exists; the command dies of the signal (status 143), and
 # neither the target nor a temporary file is left. Then the same with
 # SIGHUP (SIGINT: a background job of a script ignores it, and so does the
-# command), over an existing target, which must stay as it was.
+# command), over an existing target, which must stay as it was. And
+# --export-ti killed while it writes its traces leaves no directory.
 # usage: cli_signal.sh MESHGOSSIP
 set -u
 MG=$1
@@ -32,4 +33,18 @@ kill_midway HUP
 [ $rc = 129 ] || fail "SIGHUP: exit status $rc, want 129"
 [ "$(cat "$tmp/out.json")" = keep ] || fail "SIGHUP: the existing target changed"
 compgen -G "$tmp/out.json.tmp*" >/dev/null && fail "SIGHUP left $(ls "$tmp")"
-echo "OK: killed exports leave nothing behind"
+# --export-ti writes a hidden directory of traces inside DIR, which it made:
+# killed while writing, it takes back both
+"$MG" run --algo ring --topo ring:1000 --r 1 --export-ti "$tmp/ti" >/dev/null 2>&1 &
+pid=$!
+for k in $(seq 1 3000); do
+  [ -n "$(compgen -G "$tmp/ti/.ti.tmp*/rank1*.txt")" ] && break
+  sleep 0.01
+done
+[ -n "$(compgen -G "$tmp/ti/.ti.tmp*/rank1*.txt")" ] || fail "no TI traces appeared"
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ $rc = 143 ] || fail "--export-ti, SIGTERM: exit status $rc, want 143"
+[ -e "$tmp/ti" ] && fail "--export-ti, SIGTERM left $(ls -A "$tmp/ti" | head -3)"
+echo "OK: killed exports and TI traces leave nothing behind"

@@ -80,12 +80,14 @@ mg_status mg_ti_write(const mg_deps *d, const char *dir, mg_err *err) {
   uint64_t *start = NULL, *ev = NULL, *fill = NULL;
   char path[PATH_MAX + 128], absdir[PATH_MAX] = "", tmp[PATH_MAX + 64] = "", name[64];
   FILE *f = NULL, *list = NULL;
-  int made = 0, have_tmp = 0;
+  int made = 0, have_tmp = 0, dir_slot = -1, tmp_slot = -1;
   for (size_t t = 0; t < n; t++)
     if (x[t].dst == MG_DEP_NONE) return mg_fail(err, MG_ERR_UNSUPPORTED, "TI traces cannot express a bus message");
-  if (mkdir(dir, 0777) == 0)
+  if (mkdir(dir, 0777) == 0) {
     made = 1;
-  else if (errno != EEXIST)
+    /* a signal midway (the CLI's handler) takes back what this made */
+    dir_slot = mg_pending_add(dir, MG_PENDING_DIR, 0);
+  } else if (errno != EEXIST)
     return mg_fail(err, MG_ERR_IO, "cannot create %s: %s", dir, strerror(errno));
   if (!realpath(dir, absdir)) {
     st = mg_fail(err, MG_ERR_IO, "cannot resolve %s: %s", dir, strerror(errno));
@@ -101,6 +103,7 @@ mg_status mg_ti_write(const mg_deps *d, const char *dir, mg_err *err) {
     goto out;
   }
   have_tmp = 1;
+  tmp_slot = mg_pending_add(tmp, MG_PENDING_TI_DIR, N);
   /* per node, its events in transfer order: (t << 1) | is_send */
   start = mg_calloc((uint64_t)N + 1, sizeof *start);
   fill = mg_calloc((uint64_t)N + 1, sizeof *fill);
@@ -182,6 +185,8 @@ out:
   if (list) fclose(list);
   if (have_tmp) drop_tmp(tmp, written, N);
   if (st != MG_OK && made) rmdir(absdir[0] ? absdir : dir);
+  mg_pending_drop(tmp_slot);
+  mg_pending_drop(dir_slot);
   free(start);
   free(fill);
   free(ev);

@@ -88,12 +88,21 @@ mg_status mg_outfile_open(mg_outfile *o, const char *path, mg_err *err);
 /* 1 when path is "-" or names what standard output goes to. */
 int mg_outfile_is_stdout(const char *path);
 mg_status mg_outfile_close(mg_outfile *o, int ok, mg_err *err);
-/* Removes the temporary files of every output file still open (at most
- * MG_OUTFILE_PENDING are known; one opened beyond that is not). Async-
+/* Removes the temporary files of every output file still open and what
+ * mg_pending_add registered (at most MG_OUTFILE_PENDING are known; one
+ * beyond that is not). Async-
  * signal-safe: for a program's SIGINT/SIGTERM handler, so that a command
  * killed midway leaves no half-written file beside its target (the
  * library installs no handler of its own). */
 #define MG_OUTFILE_PENDING 8
 void mg_outfile_discard_pending(void);
+/* Registers what mg_outfile_discard_pending takes back (src/util/pending.c):
+ * a file (unlinked), a TI directory of `ranks` rank<v>.txt files and
+ * traces.txt (emptied and removed), a directory (removed if empty, after
+ * the others). Returns the slot for mg_pending_drop, -1 when all are taken
+ * or the path is too long (then nothing is taken back). */
+enum { MG_PENDING_FILE, MG_PENDING_TI_DIR, MG_PENDING_DIR };
+int mg_pending_add(const char *path, int kind, uint32_t ranks);
+void mg_pending_drop(int slot);
 
 #endif

@@ -3,7 +3,6 @@
 #include "internal.h"
 
 #include <errno.h>
-#include <stdatomic.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,34 +10,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The temporary names of open output files, for a signal handler
- * (mg_outfile_discard_pending): a slot is claimed with a compare-and-swap
- * and its name written before it is marked ready, so the handler reads
- * whole names only. */
-static char pending[MG_OUTFILE_PENDING][4096];
-static _Atomic int pending_state[MG_OUTFILE_PENDING]; /* 0 free, 1 claimed, 2 ready */
-
-static void pending_add(mg_outfile *o) {
-  o->slot = -1;
-  for (int i = 0; i < MG_OUTFILE_PENDING; i++) {
-    int free_slot = 0;
-    if (atomic_compare_exchange_strong(&pending_state[i], &free_slot, 1)) {
-      memcpy(pending[i], o->tmp, sizeof pending[i]);
-      atomic_store(&pending_state[i], 2);
-      o->slot = i;
-      return;
-    }
-  }
-}
+static void pending_add(mg_outfile *o) { o->slot = mg_pending_add(o->tmp, MG_PENDING_FILE, 0); }
 
 static void pending_drop(mg_outfile *o) {
-  if (o->slot >= 0) atomic_store(&pending_state[o->slot], 0);
+  mg_pending_drop(o->slot);
   o->slot = -1;
-}
-
-void mg_outfile_discard_pending(void) {
-  for (int i = 0; i < MG_OUTFILE_PENDING; i++)
-    if (atomic_load(&pending_state[i]) == 2) unlink(pending[i]);
 }
 
 /* Standard output and special files cannot be taken back: write to an

@@ -489,7 +489,7 @@ mg_status mg_simgrid_replay(const mg_deps *d, const mg_engine_opts *eo, mg_engin
   double t0 = mg_now();
   uint64_t nondefault = 0;
   char platform[] = "/tmp/meshgossip-platform-XXXXXX";
-  int fd = -1, pipefd[2] = {-1, -1};
+  int fd = -1, pipefd[2] = {-1, -1}, slot = -1;
   mg_status st = MG_OK;
   if (info->topo.kind != MG_TOPO_GRID)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "the simgrid engine replays meshes and tori only");
@@ -520,6 +520,7 @@ mg_status mg_simgrid_replay(const mg_deps *d, const mg_engine_opts *eo, mg_engin
     goto out;
   }
   close(fd);
+  slot = mg_pending_add(platform, MG_PENDING_FILE, 0); /* the CLI's signal handler removes it */
   MG_CHECK(write_platform(&p, &links, nondefault, eo->simgrid_routes, platform, err));
   if (pipe(pipefd) != 0) {
     st = mg_fail(err, MG_ERR_IO, "pipe: %s", strerror(errno));
@@ -572,6 +573,7 @@ out:
   if (pipefd[0] >= 0) close(pipefd[0]);
   if (pipefd[1] >= 0) close(pipefd[1]);
   unlink(platform);
+  mg_pending_drop(slot);
   plan_free(&p);
   return st;
 }
