@@ -89,6 +89,16 @@ mg_status mg_tune_keep(const mg_algo *a, const mg_problem_spec *pb, const mg_sim
                        int (*keep)(const mg_params *ps), mg_params *best, mg_report *best_rep, mg_params *runner_up,
                        mg_report *runner_rep, size_t *evaluated, mg_err *err);
 
+/* The parameters the caller of mg_tune_with holds, for a candidate
+ * generator that keeps only its best few by estimate: it must rank among
+ * the candidates that agree with them, or a held value starves (circgos
+ * kept its best 8 over every a, and `tune --algo circgos:a=3` on ring:27
+ * tried one candidate, 113 where a = 3 gives 107). NULL when fn is not
+ * tune's visitor. */
+const mg_params *mg_tune_held(mg_status (*fn)(void *arg, const mg_params *ps), void *arg);
+/* 1 when ps sets none of held's parameters to another value (held NULL: 1). */
+int mg_params_agree(const mg_params *held, const mg_params *ps);
+
 /* Integer parameter with default; refuses values outside [lo, hi]. */
 mg_status mg_param_int(const mg_params *ps, const char *name, int64_t def, int64_t lo, int64_t hi, int64_t *out,
                        mg_err *err);

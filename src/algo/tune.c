@@ -145,6 +145,15 @@ static mg_status tune_run(const mg_algo *a, const mg_problem_spec *pb, const mg_
   return MG_OK;
 }
 
+const mg_params *mg_tune_held(mg_status (*fn)(void *arg, const mg_params *ps), void *arg) {
+  return fn == visit || fn == count ? ((const tune_state *)arg)->fixed : NULL;
+}
+
+int mg_params_agree(const mg_params *held, const mg_params *ps) {
+  mg_params out;
+  return with_fixed(held, ps, &out);
+}
+
 mg_status mg_tune(const mg_algo *a, const mg_problem_spec *pb, const mg_sim_opts *opts, mg_params *best,
                   mg_report *best_rep, mg_params *runner_up, mg_report *runner_rep, size_t *evaluated, mg_err *err) {
   return mg_tune_keep(a, pb, opts, NULL, best, best_rep, runner_up, runner_rep, evaluated, err);

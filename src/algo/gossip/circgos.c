@@ -600,15 +600,23 @@ static mg_status cg_candidates(const mg_problem_spec *pb, mg_status (*visit)(voi
   int nkeep = 0;
   uint32_t n = pb->topo.n[0];
   mg_status st;
+  /* a and b held by the caller (mg_tune_with): ranked among those alone */
+  const mg_params *held = mg_tune_held(visit, arg);
+  int64_t ha = -1, hb = -1;
+  if (held && ((st = mg_param_int(held, "a", -1, -1, INT64_MAX, &ha, err)) != MG_OK ||
+               (st = mg_param_int(held, "b", -1, -1, INT64_MAX, &hb, err)) != MG_OK))
+    return st;
   /* beyond a few thousand nodes a geometric grid of a keeps the search
    * near-linear per candidate */
-  for (uint32_t a = 2; a <= n; a += n > 2048 ? (a / 32 ? a / 32 : 1) : 1) {
+  for (uint32_t a = ha >= 2 ? (uint32_t)ha : 2; a <= n && (ha < 0 || a == ha);
+       a += n > 2048 ? (a / 32 ? a / 32 : 1) : 1) {
     cg_cfg c = {.n = n, .wrap = pb->topo.wrap[0], .a = a, .b = 1, .k = 0, .skip = 0};
     cg_geom g;
     if ((st = cg_walk(&c, &g, NULL, err)) != MG_OK) return st;
     uint32_t b0 = 1;
     uint32_t b1 = g.rounds ? b0 + (uint32_t)(2 * sqrt((double)n * a)) + 8 : b0;
     if (b1 > 4 * n + 4) b1 = 4 * n + 4; /* the range cg_params accepts */
+    if (hb >= 1) b0 = b1 = (uint32_t)hb;
     for (uint32_t b = b0; b <= b1; b++) {
       c.b = b;
       cg_cand cd = {a, b, cg_estimate(&c, &g, pb, NULL), 0};

@@ -141,11 +141,13 @@ double mg_dg_conc_step(const mg_dg_plan *p, uint32_t t, const mg_model *m, doubl
 /* The kept candidates, cheapest first (earlier ones first among equals). */
 typedef struct dg_keep {
   int keep, n;
+  const mg_params *held; /* mg_tune_held: only candidates that agree rank */
   mg_params ps[MG_DG_MAX_KEEP];
   double c[MG_DG_MAX_KEEP];
 } dg_keep;
 
 static void keep_add(dg_keep *k, const mg_params *ps, double c) {
+  if (!mg_params_agree(k->held, ps)) return;
   for (int i = 0; i < k->n; i++)
     if (k->c[i] == c && !memcmp(&k->ps[i], ps, sizeof *ps)) return; /* the same set twice */
   int pos = k->n;
@@ -253,7 +255,7 @@ static mg_status best_rounds(uint32_t a, uint32_t s, mg_dg_price_fn price, void 
 mg_status mg_dg_candidates(uint32_t n0, uint32_t n1, int keep, mg_dg_price_fn price, void *parg,
                            mg_status (*visit)(void *arg, const mg_params *ps), void *varg, const char *algo,
                            mg_err *err) {
-  dg_keep k = {.keep = keep > MG_DG_MAX_KEEP ? MG_DG_MAX_KEEP : keep};
+  dg_keep k = {.keep = keep > MG_DG_MAX_KEEP ? MG_DG_MAX_KEEP : keep, .held = mg_tune_held(visit, varg)};
   for (uint32_t a = 1; a <= n0; a++) {
     if (n0 % a || (n1 && n1 % (n0 / a))) continue;
     uint32_t s = n0 / a;
