@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Units in the text of run, compare and tune: t'_l under --r, s under a
+# Units in the text of run, compare, tune and verify: t'_l under --r, s under a
 # model, always after the value so that `awk '/^cost/ {print $2}'` and the
 # sed of bench/alltoall_bisection.sh still read the number. Figures: torgos
 # on torus:9x9 with r = 10 takes 5 rounds (50 t'_l of start-ups) and costs
@@ -17,6 +17,18 @@ printf '%s\n' "$run" | grep -qx "lower bound    30 t'_l (ratio 2.7833)" || fail 
   fail "bench/alltoall_bisection.sh's sed no longer reads the bound"
 run=$("$cli" run --algo torgos --topo torus:9x9 --model ts=1e-6,tl=1e-9 --bytes 1K) || fail "run exit $?"
 printf '%s\n' "$run" | grep -q '^cost           [0-9.e-]* s (start-up ' || fail "run in seconds: $run"
+# verify reads a file's costs in the unit it was written in: t'_l for a
+# model in the papers' units (what --r writes), else s
+vt=$(mktemp -d)
+trap 'rm -rf "$vt"' EXIT
+"$cli" run --algo torgos --topo torus:9x9 --r 10 --export "$vt/r.json" >/dev/null || fail "export under --r"
+"$cli" run --algo torgos --topo torus:9x9 --model ts=1e-6,tl=1e-9 --bytes 1K --export "$vt/s.json" >/dev/null ||
+  fail "export under a model"
+ver=$("$cli" verify "$vt/r.json") || fail "verify exit $?"
+printf '%s\n' "$ver" | grep -qx "cost           83.5 t'_l (start-up 50, hop 0, transfer 33.5)" || fail "verify cost: $ver"
+printf '%s\n' "$ver" | grep -qx "lower bound    30 t'_l (ratio 2.7833)" || fail "verify bound: $ver"
+ver=$("$cli" verify "$vt/s.json") || fail "verify exit $?"
+printf '%s\n' "$ver" | grep -q '^cost           [0-9.e-]* s (start-up ' || fail "verify in seconds: $ver"
 cmp=$("$cli" compare --problem gossip --topo torus:9x9 --r 10) || fail "compare exit $?"
 printf '%s\n' "$cmp" | grep -qx "lower bound 30 t'_l" || fail "compare bound: $cmp"
 printf '%s\n' "$cmp" | grep -qE "^ +algorithm +cost \(t'_l\) +rounds +ratio +params$" || fail "compare header: $cmp"

@@ -74,6 +74,8 @@ FILE *cli_says(const char *output);
 const char *cli_shared_hint(const mg_algo *a, const mg_model *m);
 /* "t'_l" after cli_problem with --r, else "s": the unit of printed costs. */
 const char *cli_cost_unit(void);
+/* The same for a schedule file's own model (verify). */
+void cli_cost_unit_of(const mg_model *m);
 void cli_print_report(const char *algo, const mg_params *ps, const mg_problem_spec *pb, const mg_report *rep);
 
 /* compare --sizes --plot (cmd_plot.c): costs[a * ns + k] of registry

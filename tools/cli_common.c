@@ -145,6 +145,11 @@ static mg_status usage_error(mg_err *err, const char *msg) {
  * per byte). Set by cli_problem. */
 static const char *cost_unit = "s";
 const char *cli_cost_unit(void) { return cost_unit; }
+/* A schedule file does not say how its costs were meant: a model in the
+ * papers' units (td = 0, tl = 1: a byte takes one unit per link, what --r
+ * writes) is read in t'_l, any other in seconds (a link of 1 s per byte
+ * is no machine). */
+void cli_cost_unit_of(const mg_model *m) { cost_unit = m->td == 0 && m->tl == 1 ? "t'_l" : "s"; }
 
 mg_status cli_problem(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, mg_err *err) {
   mg_status st;

@@ -68,6 +68,7 @@ int cmd_verify(int argc, char **argv) {
     return cli_fail(st, &err);
   }
   mg_problem_spec pb = {.problem = info.problem, .topo = info.topo, .model = info.model, .bytes = info.bytes};
+  cli_cost_unit_of(&info.model);
   if (o.json) {
     json_t *j = cli_report_json(info.algorithm, &info.params, &pb, &rep);
     json_object_set_new(j, "file_disagrees", disagree[0] ? json_string(disagree) : json_null());
