@@ -35,6 +35,9 @@ rounds=$("$cli" run --algo mpi-allgather-ring --topo torus:6x6 --model $model --
 "$cli" draw --algo torgos --topo torus:9x9 --r 10 --round 99 -o "$tmp/bad.svg" > /dev/null 2>&1
 [ $? = 2 ] || fail "a round past the end is bad usage"
 [ ! -e "$tmp/bad.svg" ] || fail "no file on failure"
+# a round past a 64-bit integer is refused as written, not clamped to 2^63 - 1
+"$cli" draw --algo torgos --topo torus:9x9 --r 10 --round 99999999999999999999 -o "$tmp/bad.svg" 2>"$tmp/big.err" >/dev/null
+[ $? = 2 ] && grep -q "not '99999999999999999999'" "$tmp/big.err" || fail "a huge --round: $(cat "$tmp/big.err")"
 "$cli" draw --algo torgos --topo torus:9x9 > /dev/null 2>&1
 [ $? = 2 ] || fail "draw without -o is bad usage"
 

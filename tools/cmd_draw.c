@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "meshgossip_draw.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +50,9 @@ int cmd_draw(int argc, char **argv) {
   int64_t round = -1;
   if (o.round) {
     char *end;
+    errno = 0;
     long long k = strtoll(o.round, &end, 10);
-    if (*end || !*o.round || k < 0) {
+    if (*end || !*o.round || k < 0 || errno == ERANGE) { /* past int64: refused, not clamped */
       fprintf(stderr, "meshgossip: --round takes a round number >= 0, not '%s'\n", o.round);
       return EXIT_USAGE;
     }
