@@ -56,6 +56,14 @@ shown=$((priced < 11 ? priced : 11))
 printf '# x: bytes\npanel,series,x,y,style\na,one,1,2\na,one,2,3\na,lb,1,1,bound\nb,two,4,5,dashed\n' > "$tmp/p.csv"
 "$cli" plot "$tmp/p.csv" -o "$tmp/p.svg" > /dev/null || fail "plot"
 [ "$(count panel "$tmp/p.svg")" = 2 ] && [ "$(count point "$tmp/p.svg")" = 3 ] || fail "plot: 2 panels, 3 points"
+# the axis lines: the last of an axis wins ('# x: log' after '# x: linear' is
+# the default log axis; '# x: linear' alone is another picture)
+printf 'panel,series,x,y\np,s,1,1\np,s,1000,2\n' > "$tmp/ax0.csv"
+printf '# x: linear\n# x: log\n# y: linear\n# y: log\npanel,series,x,y\np,s,1,1\np,s,1000,2\n' > "$tmp/ax1.csv"
+printf '# x: linear\npanel,series,x,y\np,s,1,1\np,s,1000,2\n' > "$tmp/ax2.csv"
+for k in 0 1 2; do "$cli" plot "$tmp/ax$k.csv" -o "$tmp/ax$k.svg" > /dev/null || fail "plot ax$k"; done
+cmp -s "$tmp/ax0.svg" "$tmp/ax1.svg" || fail "'# x: log' and '# y: log' are not the default axes"
+! cmp -s "$tmp/ax0.svg" "$tmp/ax2.svg" || fail "'# x: linear' changed nothing"
 printf 'panel,series,x,y\na,one,1,zz\n' > "$tmp/q.csv"
 "$cli" plot "$tmp/q.csv" -o "$tmp/q.svg" > /dev/null 2>&1
 [ $? = 2 ] || fail "a bad CSV is bad input"

@@ -91,8 +91,9 @@ int cmd_plot(int argc, char **argv) {
            "  panel,series,x,y[,style]      style: line (default), dashed or bound\n"
            "Lines starting with '#' set options: '# title: T', '# xlabel: X',\n"
            "'# ylabel: Y', '# x: bytes' (log axis in powers of two, 1K/4K labels),\n"
-           "'# x: log', '# y: log' or '# y: linear' (default: log-log). A value the axes\n"
-           "cannot show (not finite, or <= 0 on a log axis) is refused with its line.\n"
+           "'# x: log', '# x: linear', '# y: log' or '# y: linear' (default: log-log; the\n"
+           "last line of an axis wins). A value the axes cannot show (not finite, or\n"
+           "<= 0 on a log axis) is refused with its line.\n"
            "At most 8 panels and %d series per panel; each series gets its own colour\n"
            "and marker, bounds are black dashed lines, the legend sits below the plot.\n"
            "bench/paragon/plot.sh draws the SMPI experiment with it.\n",
@@ -137,7 +138,9 @@ int cmd_plot(int argc, char **argv) {
       if ((v = strstr(line, "ylabel:")) == line + 2)
         snprintf(ylabel, sizeof ylabel, "%.127s", v + 8), po.ylabel = ylabel;
       if (!strcmp(line, "# x: bytes")) po.xbytes = 1, po.logx = 1;
-      if (!strcmp(line, "# x: linear")) po.logx = 0;
+      if (!strcmp(line, "# x: log")) po.xbytes = 0, po.logx = 1;
+      if (!strcmp(line, "# x: linear")) po.xbytes = 0, po.logx = 0;
+      if (!strcmp(line, "# y: log")) po.logy = 1;
       if (!strcmp(line, "# y: linear")) po.logy = 0;
       continue;
     }
