@@ -114,6 +114,9 @@ typedef struct mg_engine_result {
   uint64_t ti_nondefault_routes; /* the same, of traces written (ti_dir): a
                                     replay on default routes times another
                                     network than the schedule's */
+  int ti_platform;               /* 1: ti_dir/platform.xml and hosts.txt
+                                    carry those routes (the model has
+                                    links: tl > 0) */
   double o, or_;                 /* the overheads used */
   char note[MG_ERR_LEN];         /* what the engine could not honour, or "" */
 } mg_engine_result;

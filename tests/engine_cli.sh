@@ -60,13 +60,24 @@ expect 0 run --algo dimwise --topo torus:3x3 --model tl=1e-9 --bytes 100 --expor
 check "--format ti writes the same traces" diff -r "$tmp/ti" "$tmp/ti2" -x traces.txt
 expect 2 run --algo dimwise --topo torus:3x3 --export-ti -
 check "--export-ti - makes no directory '-'" test ! -e ./-
-# traces of a schedule with routes of its own: said (smpirun -replay takes
-# the platform's default routes); none said for one on default routes
+# traces of a schedule with routes of its own get their platform beside
+# them (platform.xml, hosts.txt; tests/simgrid/ti_replay.sh replays it);
+# without links in the model (tl = 0) there is none, and that is said
+# (smpirun -replay would take a platform's default routes); traces on
+# default routes get no platform and say nothing
 expect 0 run --algo lee3d --topo torus:7x7x7 --model switching=circuit,ts=0,td=1e-7,tl=1e-7 --bytes 64 \
   --export-ti "$tmp/tilee"
+check "lee3d's platform said" grep -q "^ti platform    $tmp/tilee/platform.xml, hosts.txt: 392 transfers" "$tmp/out"
+check "lee3d's platform written" test -s "$tmp/tilee/platform.xml" -a -s "$tmp/tilee/hosts.txt"
+check "lee3d's platform has its 1176 routes" test "$(grep -c '<route ' "$tmp/tilee/platform.xml")" = 1176
+check "lee3d's platform is quiet on stderr" test ! -s "$tmp/err"
+expect 0 run --algo lee3d --topo torus:7x7x7 --model switching=circuit,ts=1e-6,td=0,tl=0 --bytes 64 \
+  --export-ti "$tmp/tilee0"
 check "lee3d's own routes said" grep -q "^meshgossip: 392 transfers of the traces take routes of their own" "$tmp/err"
+check "no platform without links" test ! -e "$tmp/tilee0/platform.xml"
 expect 0 run --algo dimwise --topo torus:3x3 --model tl=1e-9 --bytes 100 --export-ti "$tmp/tidw"
 check "dimwise's traces say nothing of routes" test ! -s "$tmp/err"
+check "dimwise's traces get no platform" test ! -e "$tmp/tidw/platform.xml"
 # written whole or not at all: a directory in the way of rank5.txt fails
 # before any file moves in, and takes nothing else with it
 mkdir -p "$tmp/ti3/rank5.txt"

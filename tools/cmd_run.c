@@ -147,11 +147,12 @@ int cmd_run(int argc, char **argv) {
     st = mg_run(a, &pb, &ps, &so, &rep, &err);
   }
   cli_progress_done();
-  if (st == MG_OK && eres.ti_nondefault_routes)
+  if (st == MG_OK && eres.ti_nondefault_routes && !eres.ti_platform)
     fprintf(stderr,
             "meshgossip: %llu transfers of the traces take routes of their own; smpirun -replay on `meshgossip "
-            "platform`'s platform sends them on the default routes (--engine simgrid replays the schedule's)\n",
-            (unsigned long long)eres.ti_nondefault_routes);
+            "platform`'s platform sends them on the default routes (give the model links, tl > 0, and %s gets the "
+            "schedule's own platform.xml)\n",
+            (unsigned long long)eres.ti_nondefault_routes, eo.ti_dir);
   if (st != MG_OK && st != MG_ERR_VIOLATION) {
     mg_report_free(&rep);
     mg_trace_free(trace);
@@ -189,7 +190,14 @@ int cmd_run(int argc, char **argv) {
     cli_print_report(a->name, &ps, &pb, &rep);
     if (trace) cli_print_utilisation(trace);
     if (eres.ran) cli_print_engine(&eres, &rep);
-    if (eo.ti_dir && rep.verified) printf("ti traces      %s/traces.txt (smpirun -replay)\n", eo.ti_dir);
+    if (eo.ti_dir && rep.verified) {
+      printf("ti traces      %s/traces.txt (smpirun -replay)\n", eo.ti_dir);
+      /* the schedule's own routes: their platform is beside the traces */
+      if (eres.ti_platform)
+        printf("ti platform    %s/platform.xml, hosts.txt: %llu transfers take routes of their own (smpirun "
+               "-platform %s/platform.xml -hostfile %s/hosts.txt -replay %s/traces.txt)\n",
+               eo.ti_dir, (unsigned long long)eres.ti_nondefault_routes, eo.ti_dir, eo.ti_dir, eo.ti_dir);
+    }
   }
   int code = rep.verified ? EXIT_OK : EXIT_INVALID_SCHEDULE;
   /* one line; a schedule that shares arcs by design names the model to use */

@@ -7,7 +7,10 @@
 
 #include "../schedule/deps.h"
 #include "../util/internal.h"
+#include "engine_internal.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 void mg_engine_opts_default(mg_engine_opts *o) {
@@ -69,6 +72,25 @@ mg_status mg_engine_parse(const char *spec, mg_engine_opts *o, mg_err *err) {
   return MG_OK;
 }
 
+/* dir/platform.xml (mg_platform_write_routed) and dir/hosts.txt (rank i on
+ * host n<i>), each written whole or not at all. */
+static mg_status write_ti_platform(const mg_deps *d, const mg_model *links, const char *dir, mg_err *err) {
+  char path[4096];
+  mg_outfile o;
+  mg_status st, cst;
+  if (snprintf(path, sizeof path, "%s/platform.xml", dir) >= (int)sizeof path)
+    return mg_fail(err, MG_ERR_INVALID, "the directory name is too long for its platform");
+  if ((st = mg_outfile_open(&o, path, err)) != MG_OK) return st;
+  st = mg_platform_write_routed(o.f, d, links, "meshgossip: the routes of the traces beside this file", err);
+  cst = mg_outfile_close(&o, st == MG_OK, st == MG_OK ? err : NULL);
+  if (st != MG_OK || cst != MG_OK) return st != MG_OK ? st : cst;
+  snprintf(path, sizeof path, "%s/hosts.txt", dir); /* shorter than the first */
+  if ((st = mg_outfile_open(&o, path, err)) != MG_OK) return st;
+  st = mg_platform_write_hosts(o.f, &mg_deps_info(d)->topo, err);
+  cst = mg_outfile_close(&o, st == MG_OK, st == MG_OK ? err : NULL);
+  return st != MG_OK ? st : cst;
+}
+
 mg_status mg_engine_run(const mg_algo *a, const mg_problem_spec *pb, const mg_params *ps, const mg_sim_opts *opts,
                         const mg_engine_opts *eo, mg_engine_replay_fn replay, mg_report *rep, mg_engine_result *res,
                         mg_err *err) {
@@ -100,6 +122,15 @@ mg_status mg_engine_run(const mg_algo *a, const mg_problem_spec *pb, const mg_pa
     const mg_dep_xfer *x = mg_deps_xfers(d);
     for (size_t i = 0; i < mg_deps_count(d); i++)
       res->ti_nondefault_routes += x[i].route_id != MG_DEP_NONE;
+    /* so the traces get the schedule's own platform beside them, when the
+     * model has links to give it */
+    mg_model links = pb->model;
+    if (eo->link_tl > 0) links.tl = eo->link_tl;
+    if (eo->link_td >= 0) links.td = eo->link_td;
+    if (res->ti_nondefault_routes && links.tl > 0 && isfinite(1.0 / links.tl)) {
+      MG_CHECK(write_ti_platform(d, &links, eo->ti_dir, err));
+      res->ti_platform = 1;
+    }
   }
   if (eo->kind == MG_ENGINE_SIMGRID) MG_CHECK(replay(d, eo, res, err));
 out:

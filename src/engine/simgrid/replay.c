@@ -421,61 +421,21 @@ static int all_odd_torus(const mg_topo *t) {
   return 1;
 }
 
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
 /* The replay's platform: the TORUS cluster (all-odd torus, default routes)
- * or every grid link, the route of each pair that talks, and the default
- * route back of each pair whose receiver never talks to its sender:
- * SimGrid's cross traffic (the acknowledgements, network/crosstraffic)
- * loads the route from receiver to sender, and a pair with no such route
- * lost that load in silence (a review: mpi-allgather-ring on line:4 took
- * 0.42 of smpirun's time on a platform with every route). */
+ * or the schedule's own (mg_platform_write_routed: every grid link, the
+ * route of each pair that talks and the default route back of one-way
+ * pairs, where SimGrid's cross traffic goes). */
 static mg_status write_platform(const plan *p, const mg_model *m, uint64_t nondefault, int simgrid_routes,
                                 const char *path, mg_err *err) {
   const mg_topo *t = &mg_deps_info(p->d)->topo;
   FILE *f = fopen(path, "w");
   if (!f) return mg_fail(err, MG_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-  mg_status st = MG_OK;
+  mg_status st;
   mg_platform_opts po = {0, simgrid_routes, 0};
-  if ((nondefault == 0 && all_odd_torus(t)) || (simgrid_routes && mg_topo_is_torus(t))) {
+  if ((nondefault == 0 && all_odd_torus(t)) || (simgrid_routes && mg_topo_is_torus(t)))
     st = mg_platform_write(f, t, m, &po, err);
-  } else {
-    mg_platform_header(f, "meshgossip replay platform: the routes this schedule takes");
-    fprintf(f, "<zone id=\"grid\" routing=\"Full\">\n");
-    mg_platform_hosts_links(f, t, 1.0 / m->tl, m->td);
-    uint64_t *talk = mg_calloc(p->npairs + 1, sizeof *talk);
-    if (!talk) st = mg_fail(err, MG_ERR_NOMEM, "out of memory for the replay platform");
-    for (size_t k = 0; talk && k < p->npairs; k++)
-      talk[k] = (uint64_t)p->pair_src[k] << 32 | p->pair_dst[k];
-    if (talk) qsort(talk, p->npairs, sizeof *talk, cmp_u64);
-    for (size_t k = 0; talk && k < p->npairs && st == MG_OK; k++) {
-      uint64_t back = (uint64_t)p->pair_dst[k] << 32 | p->pair_src[k];
-      if (bsearch(&back, talk, p->npairs, sizeof *talk, cmp_u64)) continue;
-      mg_seg def[MG_MAX_DIMS];
-      int nseg = mg_route_default(t, p->pair_dst[k], p->pair_src[k], def);
-      if (!mg_platform_route(f, t, p->pair_dst[k], p->pair_src[k], def, nseg))
-        st = mg_fail(err, MG_ERR_INVALID, "route %" PRIu32 " -> %" PRIu32 " leaves the grid", p->pair_dst[k],
-                     p->pair_src[k]);
-    }
-    free(talk);
-    for (size_t k = 0; k < p->npairs && st == MG_OK; k++) {
-      uint32_t r = p->pair_rep[k];
-      int nseg;
-      const mg_seg *seg = mg_deps_route(p->d, r, &nseg);
-      mg_seg def[MG_MAX_DIMS];
-      if (!seg) {
-        nseg = mg_route_default(t, p->pair_src[k], p->pair_dst[k], def);
-        seg = def;
-      }
-      if (!mg_platform_route(f, t, p->pair_src[k], p->pair_dst[k], seg, nseg))
-        st = mg_fail(err, MG_ERR_INVALID, "route %" PRIu32 " -> %" PRIu32 " leaves the grid", p->pair_src[k],
-                     p->pair_dst[k]);
-    }
-    fprintf(f, "</zone>\n</platform>\n");
-  }
+  else
+    st = mg_platform_write_routed(f, p->d, m, "meshgossip replay platform: the routes this schedule takes", err);
   if (ferror(f) && st == MG_OK) st = mg_fail(err, MG_ERR_IO, "write error on %s", path);
   if (fclose(f) != 0 && st == MG_OK) st = mg_fail(err, MG_ERR_IO, "write error on %s", path);
   return st;
