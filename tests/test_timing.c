@@ -484,6 +484,30 @@ static void model_file(void **state) {
     assert_int_equal(mg_model_parse(spec, &m, &e), MG_ERR_INVALID);
     assert_non_null(strstr(e.msg, "NUL byte"));
   }
+  /* a comment is the rest of its line, however long: past the reader's
+   * line its tail was read as settings (contention=shared taken from a
+   * comment); the line is refused as too long instead */
+  f = fopen(path, "w");
+  fprintf(f, "ts=1 #%0505d,contention=shared\n", 0);
+  fclose(f);
+  mg_model_default(&m);
+  assert_int_equal(mg_model_parse(spec, &m, &e), MG_ERR_INVALID);
+  assert_non_null(strstr(e.msg, "longer than 510"));
+  assert_int_equal(m.contention, MG_CONT_STRICT);
+  f = fopen(path, "w");
+  fprintf(f, "ts=1 #%0500d\r\ncontention=shared\r\n", 0); /* a long comment that fits, CRLF */
+  fclose(f);
+  assert_int_equal(mg_model_parse(spec, &m, &e), MG_OK);
+  assert_int_equal(m.contention, MG_CONT_SHARED);
+  /* lines ended by a lone carriage return were one line cut at the first:
+   * ts=3 read, contention=shared dropped unsaid */
+  f = fopen(path, "w");
+  fputs("ts=3\rcontention=fair\r", f);
+  fclose(f);
+  mg_model_default(&m);
+  assert_int_equal(mg_model_parse(spec, &m, &e), MG_ERR_INVALID);
+  assert_non_null(strstr(e.msg, "carriage return"));
+  assert_null(strchr(e.msg, '\r'));
   remove(path);
   assert_int_equal(mg_model_parse(spec, &m, &e), MG_ERR_IO);
 }

@@ -190,12 +190,25 @@ static mg_status parse_file(const char *path, mg_model *m, mg_err *err) {
   size_t n = 0;
   mg_status st = MG_OK;
   while (fgets(line, sizeof line, f)) {
-    size_t len = strcspn(line, "#\r\n");
-    if (len == strlen(line) && !feof(f)) {
+    /* the whole line must fit, comment and all: the tail of a long
+     * comment came back from fgets as a line of its own and was read as
+     * settings (a review: "ts=1 #" and 505 characters, then
+     * ",contention=shared", priced under shared contention) */
+    if (!strchr(line, '\n') && !feof(f)) {
       st = mg_fail(err, MG_ERR_INVALID, "model file '%s': a line longer than %zu characters", path, sizeof line - 2);
       break;
     }
-    line[len] = 0;
+    line[strcspn(line, "#\n")] = 0;
+    size_t len = strlen(line);
+    if (len && line[len - 1] == '\r') line[--len] = 0; /* CRLF */
+    /* a carriage return that ends no line ended the reading of it: a file
+     * of old Mac lines ("ts=3\rcontention=shared\r") kept its first item
+     * only, unsaid */
+    if (strchr(line, '\r')) {
+      st = mg_fail(err, MG_ERR_INVALID, "model file '%s': a carriage return inside a line (lines end in \\n or \\r\\n)",
+                   path);
+      break;
+    }
     /* no key or value holds a blank: drop them, and trailing commas */
     char *s = line, *w = line;
     for (char *r = line; *r; r++)
