@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Longer libFuzzer runs of the four harnesses (tests/fuzz), one after the
+# Longer libFuzzer runs of the harnesses (tests/fuzz), one after the
 # other (-jobs=1: the machine is shared), each until RUNS executions or
 # SECONDS seconds, whichever comes first. Prints per harness the
 # executions, the coverage (edges and features), the corpus size and the
@@ -25,7 +25,7 @@ mkdir -p "$OUT/artifacts"
 bash tests/fuzz/make_corpus.sh build-fuzz/meshgossip "$OUT/seed" 2>/dev/null
 printf '%-10s %12s %8s %6s %9s %8s %6s %6s %9s\n' harness executions exec/s cov features corpus crash leak timeout
 total_bad=0
-for h in schedule topo model algo; do
+for h in schedule topo model algo msccl modelfile spec plot; do
   mkdir -p "$OUT/corpus/$h"
   log="$OUT/$h.log"
   build-fuzz/fuzz_$h -runs="$RUNS" -max_total_time="$SECS" -timeout=1 -rss_limit_mb=2048 -max_len=65536 \

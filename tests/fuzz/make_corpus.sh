@@ -4,11 +4,14 @@
 # OUTDIR/schedule: one export per registered algorithm on the first small
 # instance it accepts (files over 256 KB skipped); OUTDIR/topo, model,
 # algo: the specs the CLI documents, and every algorithm with each of its
-# declared parameters set to its default.
+# declared parameters set to its default; OUTDIR/modelfile: model files
+# (the calibrated Paragon model and hand-written ones); OUTDIR/spec: engine,
+# per-size and format specs behind fuzz_spec's selector byte; OUTDIR/plot:
+# binary plots and sweeps in fuzz_plot's layout.
 set -u
 MG=${1:?usage: make_corpus.sh PATH_TO_MESHGOSSIP OUTDIR}
 OUT=${2:?usage: make_corpus.sh PATH_TO_MESHGOSSIP OUTDIR}
-mkdir -p "$OUT/schedule" "$OUT/topo" "$OUT/model" "$OUT/algo" "$OUT/msccl"
+mkdir -p "$OUT/schedule" "$OUT/topo" "$OUT/model" "$OUT/algo" "$OUT/msccl" "$OUT/modelfile" "$OUT/spec" "$OUT/plot"
 seed() { printf '%s' "$2" >"$OUT/$1/$(printf '%s' "$2" | md5sum | cut -c1-16)"; }
 
 algos=$("$MG" list --json | python3 -c 'import json,sys; [print(a["name"]) for a in json.load(sys.stdin)]' 2>/dev/null ||
@@ -79,3 +82,47 @@ msccl_seed 12 exchange-dimwise torus:4x4
 msccl_seed 13 exchange-ring ring:6
 msccl_seed 15 exchange-dimwise torus:2x2x2
 { printf '\x00'; cat "$HERE/../msccl/ring_allgather_4.xml"; } >"$OUT/msccl/ring_allgather_4.xml"
+
+# OUTDIR/modelfile: files as --model @FILE reads them
+cp "$HERE/../../bench/paragon/results/calibrated_9x9.model" "$OUT/modelfile/calibrated_9x9" 2>/dev/null
+seed modelfile "$(printf '# a comment\nswitching=wormhole, port=all\n\ncontention=fair # sharing\nts=1e-6,\ntl=1e-9\r\n')"
+seed modelfile "$(printf 'ts=2\ntd=0\ntl=1\nell=3\nswitching=saf\n')"
+seed modelfile "$(printf 'bwf=0:1;65536:0.5\no=1e-6\nor=2e-6\ntiming=async\ncontention=shared\n')"
+# a comment near the reader's line of 510 characters
+seed modelfile "$(printf 'ts=1e-6 # %0480d\ntl=1e-9\n' 0)"
+
+# OUTDIR/spec: selector byte 0 engine, 1 per-size spec, 2 format/problem
+# (a file of its own: a command substitution would drop the NUL byte)
+spec_seed() { { printf "\\$(printf %03o "$1")"; printf '%s' "$2"; } >"$OUT/spec/$1-$(printf '%s' "$2" | md5sum | cut -c1-16)"; }
+for s in model simgrid "simgrid:o=1e-6,or=2e-6,sync=rank,network=smpi" "simgrid:tl=1e-9,td=5e-8,detach=65536,routes=simgrid"; do
+  spec_seed 0 "$s"
+done
+for s in "torus-doubling:ports=1<=256;torus-digits<=4096;torus-ternary:split=2" "ring<=12;auto" "dimwise" "auto"; do
+  spec_seed 1 "$s"
+done
+for s in json msccl goal gossip exchange; do
+  spec_seed 2 "$s"
+done
+
+# OUTDIR/plot: one panel of two series and a bound (log-log), two panels on
+# linear axes, and a sweep (bit 3) on torus:4x4
+python3 - "$OUT/plot" <<'PY' 2>/dev/null
+import struct, sys
+d = sys.argv[1]
+def lab(s):
+    b = s.encode()
+    return bytes([len(b)]) + b
+def pts(xy):
+    return b"".join(struct.pack("<dd", x, y) for x, y in xy)
+xy = [(1024.0 * 4**i, 1e-3 * 3**i) for i in range(5)]
+one = bytes([0x80 | 4 | 3, 3, 0, 5]) + lab("ring") + bytes([1, 5]) + lab("dimwise") + bytes([2, 5]) + lab("bound")
+one += lab("cost") + bytes([0]) + lab("bytes") + lab("s") + lab("title <&>")
+one += pts(xy) + pts([(x, y / 2) for x, y in xy]) + pts([(x, y / 4) for x, y in xy])
+open(d + "/log3", "wb").write(one)
+two = bytes([0x10, 1, 0, 3]) + lab("a") + lab("p1") + bytes([1]) + lab("y1") + bytes([1, 1, 2]) + lab("b") + lab("p2") + bytes([0])
+two += lab("x") + lab("y") + pts([(-1.0, 0.0), (0.0, 5.0), (2.5, -3.0)]) + pts([(1e300, 1e-300), (-1e300, 5e-324)])
+open(d + "/linear2", "wb").write(two)
+sw = bytes([8 | 2, 3]) + b"".join(struct.pack("<d", s) for s in (1024.0, 4096.0, 16384.0))
+sw += b"".join(struct.pack("<d", 1e-3 * (1 + i % 7)) for i in range(12 * 3 + 3))
+open(d + "/sweep", "wb").write(sw)
+PY

@@ -11,7 +11,7 @@ SECS=${3:-15}
 HERE=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for h in schedule topo model algo msccl; do
+for h in schedule topo model algo msccl modelfile spec plot; do
   if [ ! -x "$DIR/fuzz_$h" ]; then
     echo "fuzz smoke: $DIR/fuzz_$h not built (configure with CC=clang -DMG_FUZZ=ON); skipped"
     exit 0
@@ -52,13 +52,13 @@ fuzz_one() {
 # The harnesses are independent: as many run at once as there are cores.
 # Reports print in harness order.
 jobs_max=$(nproc 2>/dev/null || echo 2)
-for h in schedule topo model algo msccl; do
+for h in schedule topo model algo msccl modelfile spec plot; do
   { fuzz_one "$h" >"$tmp/$h.report" 2>&1; echo $? >"$tmp/$h.rc"; } &
   while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
 done
 wait
 fail=0
-for h in schedule topo model algo msccl; do
+for h in schedule topo model algo msccl modelfile spec plot; do
   cat "$tmp/$h.report"
   [ "$(cat "$tmp/$h.rc" 2>/dev/null)" = 0 ] || fail=1
 done
