@@ -102,6 +102,19 @@ printf 'panel,series,x,y\np,a,2,nan\np,a,4,3\n' >nan.csv
 [ "$(status plot nan.csv -o nan.svg)" = 2 ] && [ ! -e nan.svg ] || fail "plot of nan"
 printf 'panel,series,x,y\np,a,0,-3\np,a,4,3\n' >neg.csv
 [ "$(status plot neg.csv -o neg.svg)" = 2 ] && [ ! -e neg.svg ] || fail "plot of a point <= 0 on log axes"
+# plot: a name longer than the reader keeps is refused (cut, it matched no
+# later row: each row became a series of its own); the 13th series of a
+# panel and the 9th panel are refused at their row, not after the whole
+# file (100000 rows of distinct series were searched pairwise for minutes)
+{ echo panel,series,x,y; for i in 1 2 3; do echo "$(printf 'p%.0s' $(seq 70)),a,$i,$i"; done; } >long.csv
+[ "$(status plot long.csv -o long.svg)" = 2 ] && [ ! -e long.svg ] && grep -q "line 2: a panel name takes at most 63" err ||
+  fail "plot of a long panel name: $(cat err)"
+{ echo panel,series,x,y; for i in $(seq 20); do echo "p,s$i,1,1"; done; } >many.csv
+[ "$(status plot many.csv -o many.svg)" = 2 ] && grep -qx "meshgossip: many.csv line 14: more than 12 series in one panel" err ||
+  fail "plot of 13 series: $(cat err)"
+{ echo panel,series,x,y; for i in $(seq 20); do echo "p$i,s,1,1"; done; } >many.csv
+[ "$(status plot many.csv -o many.svg)" = 2 ] && grep -qx "meshgossip: many.csv line 10: at most 8 panels" err ||
+  fail "plot of 9 panels: $(cat err)"
 
 # a memory limit in bytes is said in bytes, not as 0.00 GiB
 [ "$(status run --algo ring --topo ring:5 --mem-limit 1)" = 3 ] &&

@@ -112,7 +112,7 @@ int cmd_plot(int argc, char **argv) {
   static char title[256], xlabel[128], ylabel[128];
   mg_plot_opts po = {.title = NULL, .xlabel = "x", .ylabel = "y", .logx = 1, .logy = 1};
   csv_series *ser = NULL;
-  size_t nser = 0, capser = 0, lineno = 0;
+  size_t nser = 0, capser = 0, lineno = 0, npanels = 0;
   char line[1024];
   int code = EXIT_OK, header = 0;
   /* the first row whose point the plot cannot show (found while reading,
@@ -181,10 +181,33 @@ int cmd_plot(int argc, char **argv) {
       code = EXIT_USAGE;
       break;
     }
-    size_t k = 0;
-    while (k < nser && (strcmp(ser[k].panel, fld[0]) || strcmp(ser[k].name, fld[1])))
-      k++;
+    /* a longer name was cut to fit and then matched no row of its own
+     * series: every row became a series of one point (a review: a 70
+     * character panel name drew 3 rows as 3 series) */
+    if (strlen(fld[0]) >= sizeof ser->panel || strlen(fld[1]) >= sizeof ser->name) {
+      fprintf(stderr, "meshgossip: %s line %zu: a panel name takes at most %zu characters, a series name %zu\n",
+              o.positional[0], lineno, sizeof ser->panel - 1, sizeof ser->name - 1);
+      code = EXIT_USAGE;
+      break;
+    }
+    size_t k = 0, in_panel = 0;
+    for (; k < nser && (strcmp(ser[k].panel, fld[0]) || strcmp(ser[k].name, fld[1])); k++)
+      in_panel += !strcmp(ser[k].panel, fld[0]);
     if (k == nser) {
+      /* the plot's limits are checked as series appear, not after the
+       * file: the search above is then over at most 8 x 12 series (a
+       * review: 100000 rows of distinct series, 1.3 MB, took 5.5 minutes
+       * of searching before the plot refused them) */
+      if (in_panel == MG_PLOT_MAX_SERIES || (!in_panel && npanels == 8)) {
+        if (in_panel)
+          fprintf(stderr, "meshgossip: %s line %zu: more than %d series in one panel\n", o.positional[0], lineno,
+                  MG_PLOT_MAX_SERIES);
+        else
+          fprintf(stderr, "meshgossip: %s line %zu: at most 8 panels\n", o.positional[0], lineno);
+        code = EXIT_USAGE;
+        break;
+      }
+      npanels += !in_panel;
       if (nser == capser) {
         size_t cap = capser ? 2 * capser : 16;
         csv_series *ns = realloc(ser, cap * sizeof *ns);
