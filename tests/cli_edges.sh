@@ -116,6 +116,17 @@ printf 'panel,series,x,y\np,a,0,-3\np,a,4,3\n' >neg.csv
 [ "$(status plot many.csv -o many.svg)" = 2 ] && grep -qx "meshgossip: many.csv line 10: at most 8 panels" err ||
   fail "plot of 9 panels: $(cat err)"
 
+# sizes are decimal, as model numbers are (strtod took "0x10" as 16 bytes
+# and " 16"); a memory limit under a byte was 0, "no limit given"; report
+# reads --sizes as compare does (its own reader refused 1KiB and took 0x10)
+[ "$(status run --algo ring --topo ring:5 --bytes 0x10)" = 2 ] || fail "--bytes 0x10 taken"
+[ "$(status run --algo ring --topo ring:5 --bytes ' 16')" = 2 ] || fail "--bytes ' 16' taken"
+[ "$(status compare --problem gossip --topo ring:5 --sizes 16,0x20)" = 2 ] || fail "--sizes 0x20 taken"
+[ "$(status run --algo ring --topo ring:5 --mem-limit 0.5)" = 2 ] || fail "--mem-limit 0.5 taken"
+[ "$(status report --problem gossip --topo ring:4 --sizes 0x10 -o r.html)" = 2 ] && [ ! -e r.html ] ||
+  fail "report --sizes 0x10 taken"
+[ "$(status report --problem gossip --topo ring:4 --sizes 1KiB,4KiB -o r.html)" = 0 ] && grep -q 'data-x="4096"' r.html ||
+  fail "report --sizes 1KiB,4KiB: $(cat err)"
 # a memory limit in bytes is said in bytes, not as 0.00 GiB
 [ "$(status run --algo ring --topo ring:5 --mem-limit 1)" = 3 ] &&
   grep -qx "meshgossip: gossip ring:5 needs [0-9]* bytes of simulator state, over the limit of 1 bytes" err ||

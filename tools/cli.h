@@ -24,10 +24,13 @@ typedef struct cli_opts {
   int npositional;
 } cli_opts;
 
-/* A size: a number >= 0 with an optional unit (B, K/KB/KiB, M/MB/MiB,
+/* A size: a decimal number >= 0 with an optional unit (B, K/KB/KiB, M/MB/MiB,
  * G/GB/GiB, case-insensitive, powers of 1024). end NULL: the whole string
  * must be the size; else *end is left after the unit. 1 on success. */
 int cli_parse_size(const char *s, double *v, const char **end);
+/* "1024,4096,32K,1MiB": up to cap sizes > 0 (cli_parse_size's units, at
+ * most 1e18), for compare's and report's --sizes. 0 if malformed. */
+int cli_parse_sizes(const char *s, double *out, size_t cap, size_t *n);
 /* Parses argv (after the command name). Unknown options are an error. */
 int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed);
 /* For commands that take no positional argument: 1 (and the message on

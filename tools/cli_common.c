@@ -18,7 +18,7 @@ static int parse_double(const char *s, double *v) {
   return *end == 0 && isfinite(*v);
 }
 
-/* One size parser for --bytes, --sizes and --mem-limit: a finite number
+/* One size parser for --bytes, --sizes and --mem-limit: a finite decimal number
  * >= 0 and an optional unit, case-insensitive: B; K, KB, KiB (1024); M,
  * MB, MiB (1024^2); G, GB, GiB (1024^3). Sizes here are powers of two, as
  * in MPI benchmarks. *end gets the first character after the unit. */
@@ -29,9 +29,11 @@ int cli_parse_size(const char *s, double *v, const char **end) {
   } units[] = {{"kib", 1024.0},  {"kb", 1024.0},        {"k", 1024.0},        {"mib", 1048576.0},  {"mb", 1048576.0},
                {"m", 1048576.0}, {"gib", 1073741824.0}, {"gb", 1073741824.0}, {"g", 1073741824.0}, {"b", 1.0}};
   char *e;
-  if (!s || !*s || *s == ',') return 0;
+  /* decimal only, as mg_parse_double: strtod also takes blanks, a sign,
+   * hexadecimal ("0x10" was 16 bytes) and "infinity" */
+  if (!s || !((*s >= '0' && *s <= '9') || *s == '.')) return 0;
   double x = strtod(s, &e);
-  if (e == s || !isfinite(x) || x < 0) return 0;
+  if (e == s || !isfinite(x) || x < 0 || memchr(s, 'x', (size_t)(e - s)) || memchr(s, 'X', (size_t)(e - s))) return 0;
   for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
     size_t n = strlen(units[i].unit);
     if (!strncasecmp(e, units[i].unit, n) && (e[n] == 0 || e[n] == ',')) {
@@ -43,6 +45,19 @@ int cli_parse_size(const char *s, double *v, const char **end) {
   *v = x;
   if (end) *end = e;
   return end ? 1 : *e == 0;
+}
+
+int cli_parse_sizes(const char *s, double *out, size_t cap, size_t *n) {
+  *n = 0;
+  while (*s) {
+    const char *end;
+    double x;
+    if (!cli_parse_size(s, &x, &end) || !(x > 0) || x > 1e18 || *n == cap || (*end && *end != ',')) return 0;
+    out[(*n)++] = x;
+    s = *end ? end + 1 : end;
+    if (*end == ',' && !*s) return 0;
+  }
+  return *n > 0;
 }
 
 int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed) {
@@ -125,7 +140,8 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed) {
       o->have_bytes = 1;
     } else if (!strcmp(name, "mem-limit")) {
       double x;
-      if (!cli_parse_size(v, &x, NULL) || !(x > 0)) {
+      /* under a byte it would be 0, which is "no limit given" */
+      if (!cli_parse_size(v, &x, NULL) || !(x >= 1)) {
         fprintf(stderr, "meshgossip: --mem-limit takes bytes, e.g. 512M or 2G\n");
         return 0;
       }

@@ -38,20 +38,6 @@ static void free_rows(mg_compare_row *rows, size_t n) {
   free(rows);
 }
 
-/* "1024,4096,32K,1MiB": positive sizes (cli_parse_size's units). */
-static int parse_sizes(const char *s, double *out, size_t cap, size_t *n) {
-  *n = 0;
-  while (*s) {
-    const char *end;
-    double x;
-    if (!cli_parse_size(s, &x, &end) || !(x > 0) || x > 1e18 || *n == cap || (*end && *end != ',')) return 0;
-    out[(*n)++] = x;
-    s = *end ? end + 1 : end;
-    if (*end == ',' && !*s) return 0;
-  }
-  return *n > 0;
-}
-
 /* --spec: the sweep's winners as one per-size spec for the executor and the
  * interposer (MESHGOSSIP_ALLGATHER / _ALLTOALL, src/algo/spec_size.c):
  * "A<=s1;B<=s2;C", a run of sizes with the same winner one entry bounded
@@ -74,7 +60,7 @@ static int sweep(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, con
   double sizes[64];
   size_t ns;
   mg_err err = {{0}};
-  if (!parse_sizes(o->sizes, sizes, 64, &ns)) {
+  if (!cli_parse_sizes(o->sizes, sizes, 64, &ns)) {
     fprintf(stderr, "meshgossip: --sizes takes up to 64 positive sizes, e.g. 1024,4096,32K,1MiB\n");
     return EXIT_USAGE;
   }

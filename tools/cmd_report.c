@@ -7,27 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "1024,4K,64K": positive sizes, K/M/G powers of 1024. */
-static size_t parse_sizes(const char *s, double *out, size_t cap) {
-  size_t n = 0;
-  while (*s) {
-    char *end;
-    double x = strtod(s, &end);
-    if (end == s) return 0;
-    if (*end == 'K' || *end == 'k')
-      x *= 1024.0, end++;
-    else if (*end == 'M' || *end == 'm')
-      x *= 1048576.0, end++;
-    else if (*end == 'G' || *end == 'g')
-      x *= 1073741824.0, end++;
-    if (!(x > 0) || x > 1e18 || n == cap || (*end && *end != ',')) return 0;
-    out[n++] = x;
-    s = *end ? end + 1 : end;
-    if (*end == ',' && !*s) return 0;
-  }
-  return n;
-}
-
 int cmd_report(int argc, char **argv) {
   cli_opts o;
   mg_err err = {{0}};
@@ -58,8 +37,10 @@ int cmd_report(int argc, char **argv) {
   if (code != EXIT_OK) return code;
   double sizes[64];
   size_t ns = 0;
-  if (o.sizes && !(ns = parse_sizes(o.sizes, sizes, 64))) {
-    fprintf(stderr, "meshgossip: --sizes takes up to 64 positive sizes, e.g. 1K,4K,32K\n");
+  /* compare's reader: report had one of its own that took 0x10 and 1K
+   * but not 1KiB, which compare takes */
+  if (o.sizes && !cli_parse_sizes(o.sizes, sizes, 64, &ns)) {
+    fprintf(stderr, "meshgossip: --sizes takes up to 64 positive sizes, e.g. 1K,4K,32K,1MiB\n");
     return EXIT_USAGE;
   }
   for (int k = -3; !o.sizes && k <= 3; k++)
