@@ -55,4 +55,11 @@ printf '%s\n' "$out" | grep -q "\"check\": \"passed\", \"checked_bytes\": $((2 *
 # bad usage: a range upside down (one rank is enough)
 "$mpiexec" --allow-run-as-root --oversubscribe -np 1 "$tool" bench -m 8:4 >/dev/null 2>&1
 [ $? -eq 2 ] || fail "-m 8:4 not refused with exit 2"
+# --reps and --sizes: "5x" was atoi's 5; a size past INT32_MAX became a
+# negative int count in calibrate; sizes past the 32th were dropped unsaid
+for bad in "--reps 5x" "--reps 99999999999" "--sizes 3000000000" "--sizes $(seq -s, 1 33)" "--sizes 1,-2" "--sizes +5"; do
+  # shellcheck disable=SC2086
+  "$mpiexec" --allow-run-as-root --oversubscribe -np 1 "$tool" bench $bad >/dev/null 2>&1
+  [ $? -eq 2 ] || fail "$bad not refused with exit 2"
+done
 echo "PASS: bench $coll on $np ranks"

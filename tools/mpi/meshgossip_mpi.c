@@ -75,9 +75,13 @@ static int parse(int argc, char **argv, args *a) {
       return 0;
     else if (!v)
       return 0;
-    else if (!strcmp(o, "--reps"))
-      a->reps = atoi(v), i++;
-    else if (!strcmp(o, "--algo"))
+    else if (!strcmp(o, "--reps")) {
+      /* atoi's overflow is undefined, and "5x" was 5 */
+      char *end;
+      long x = strtol(v, &end, 10);
+      if (end == v || *end || x < 1 || x > 1000000000L) return 0;
+      a->reps = (int)x, i++;
+    } else if (!strcmp(o, "--algo"))
       a->algo = v, i++;
     else if (!strcmp(o, "--topo"))
       a->topo = v, i++;
@@ -87,10 +91,12 @@ static int parse(int argc, char **argv, args *a) {
       a->out = v, i++;
     else if (!strcmp(o, "--sizes")) {
       a->nsizes = 0;
-      for (const char *p = v; *p && a->nsizes < MAX_SIZES;) {
-        char *end;
-        long x = strtol(p, &end, 10);
-        if (end == p || x < 0) return 0;
+      for (const char *p = v; *p;) {
+        char *end = NULL;
+        /* calibrate sends sizes as an int count: one past INT32_MAX was cast
+         * to a negative count; sizes past MAX_SIZES were dropped unsaid */
+        long x = *p >= '0' && *p <= '9' ? strtol(p, &end, 10) : -1;
+        if (x < 0 || x > INT32_MAX || a->nsizes == MAX_SIZES) return 0;
         a->sizes[a->nsizes++] = x;
         p = *end == ',' ? end + 1 : end;
         if (*end && *end != ',') return 0;
