@@ -508,8 +508,27 @@ static void model_file(void **state) {
   assert_int_equal(mg_model_parse(spec, &m, &e), MG_ERR_INVALID);
   assert_non_null(strstr(e.msg, "carriage return"));
   assert_null(strchr(e.msg, '\r'));
+  /* over 1 MiB, comments or not: refused before it is read whole */
+  f = fopen(path, "w");
+  fputs("ts=2\n", f);
+  for (int i = 0; i < (1 << 19); i++)
+    fputs("#\n", f);
+  fclose(f);
+  assert_int_equal(mg_model_parse(spec, &m, &e), MG_ERR_INVALID);
+  assert_non_null(strstr(e.msg, "is over 1048576 bytes"));
   remove(path);
   assert_int_equal(mg_model_parse(spec, &m, &e), MG_ERR_IO);
+  /* a pipe or a device is no model file: a pipe cannot be read twice and
+   * a stream may never end (`yes | ... --model @/dev/stdin` hung) */
+  int fds[2];
+  assert_int_equal(pipe(fds), 0);
+  assert_int_equal(write(fds[1], "ts=2\n", 5), 5);
+  close(fds[1]);
+  snprintf(spec, sizeof spec, "@/dev/fd/%d", fds[0]);
+  assert_int_equal(mg_model_parse(spec, &m, &e), MG_ERR_IO);
+  assert_non_null(strstr(e.msg, "not a regular file"));
+  close(fds[0]);
+  assert_int_equal(mg_model_parse("@/dev/null", &m, &e), MG_ERR_IO);
 }
 
 /* auto with its runner-up: at 256 B on the SMPI Paragon model the pick is

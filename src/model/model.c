@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void mg_model_default(mg_model *m) {
   memset(m, 0, sizeof *m);
@@ -171,59 +172,83 @@ static mg_status set_key(mg_model *m, const char *k, const char *v, mg_err *err)
   return MG_OK;
 }
 
+/* Adds one line (without its '\n') to spec: the comment cut, blanks and
+ * trailing commas dropped. */
+static mg_status file_line(const char *path, char *line, size_t len, char *spec, size_t cap, size_t *n, mg_err *err) {
+  line[len] = 0;
+  line[strcspn(line, "#")] = 0;
+  len = strlen(line);
+  if (len && line[len - 1] == '\r') line[--len] = 0; /* CRLF */
+  /* a carriage return that ends no line: a file of old Mac lines
+   * ("ts=3\rcontention=shared\r") was one line cut at the first, ts=3
+   * read and the rest dropped unsaid */
+  if (strchr(line, '\r'))
+    return mg_fail(err, MG_ERR_INVALID, "model file '%s': a carriage return inside a line (lines end in \\n or \\r\\n)",
+                   path);
+  /* no key or value holds a blank: drop them, and trailing commas */
+  char *w = line;
+  for (char *r = line; *r; r++)
+    if (*r != ' ' && *r != '\t') *w++ = *r;
+  while (w > line && w[-1] == ',')
+    w--;
+  *w = 0;
+  if (!*line) return MG_OK;
+  if (*n + strlen(line) + 2 > cap) return mg_fail(err, MG_ERR_INVALID, "model file '%s' is too long", path);
+  *n += (size_t)snprintf(spec + *n, cap - *n, "%s%s", *n ? "," : "", line);
+  return MG_OK;
+}
+
+/* Bytes a model file may hold, comments included (calibrate writes about
+ * 300): a file named by mistake (a log, a core dump without NUL) is
+ * refused before it is read whole. */
+#define MG_MODEL_FILE_MAX (1u << 20)
+
 /* "@FILE": the spec is the file's key=value items, one or more a line
  * (comma-separated), "#" to the end of a line a comment. */
 static mg_status parse_file(const char *path, mg_model *m, mg_err *err) {
   FILE *f = fopen(path, "r");
   if (!f) return mg_fail(err, MG_ERR_IO, "cannot read the model file '%s'", path);
-  /* a NUL byte would end a line early and hide the rest of it */
-  for (int c; (c = fgetc(f)) != EOF;)
-    if (c == 0) {
-      fclose(f);
-      return mg_fail(err, MG_ERR_INVALID, "model file '%s' holds a NUL byte: it is not text", path);
-    }
-  if (ferror(f) || fseek(f, 0, SEEK_SET) != 0) {
+  /* a regular file only: a model is read more than once (compare asks
+   * whether the file sets contention), which a pipe cannot give twice,
+   * and a stream may never end (`yes | meshgossip ... --model
+   * @/dev/stdin` hung, the NUL check reading it for ever) */
+  struct stat sb;
+  if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
     fclose(f);
-    return mg_fail(err, MG_ERR_IO, "cannot read the model file '%s'", path);
+    return mg_fail(err, MG_ERR_IO, "the model file '%s' is not a regular file (save a pipe's model to a file)", path);
   }
+  /* One pass, a character at a time: the whole line is seen, comment and
+   * all (cut at its '#' before fgets had it all, the tail of a comment
+   * past the buffer came back as a line of its own and was read as
+   * settings: "ts=1 #", 505 characters, ",contention=shared"), a NUL byte
+   * is refused where it is (it would end a line early and hide the rest). */
   char spec[512] = "", line[512];
-  size_t n = 0;
+  size_t n = 0, len = 0;
+  uint64_t total = 0;
   mg_status st = MG_OK;
-  while (fgets(line, sizeof line, f)) {
-    /* the whole line must fit, comment and all: the tail of a long
-     * comment came back from fgets as a line of its own and was read as
-     * settings (a review: "ts=1 #" and 505 characters, then
-     * ",contention=shared", priced under shared contention) */
-    if (!strchr(line, '\n') && !feof(f)) {
+  for (int c;;) {
+    c = fgetc(f);
+    if (c == EOF || c == '\n') {
+      if ((c == EOF && ferror(f)) || (st = file_line(path, line, len, spec, sizeof spec, &n, err)) != MG_OK) break;
+      if (c == EOF) break;
+      len = 0;
+    } else if (c == 0) {
+      st = mg_fail(err, MG_ERR_INVALID, "model file '%s' holds a NUL byte: it is not text", path);
+      break;
+    } else if (len == sizeof line - 2) {
       st = mg_fail(err, MG_ERR_INVALID, "model file '%s': a line longer than %zu characters", path, sizeof line - 2);
       break;
+    } else {
+      line[len++] = (char)c;
     }
-    line[strcspn(line, "#\n")] = 0;
-    size_t len = strlen(line);
-    if (len && line[len - 1] == '\r') line[--len] = 0; /* CRLF */
-    /* a carriage return that ends no line ended the reading of it: a file
-     * of old Mac lines ("ts=3\rcontention=shared\r") kept its first item
-     * only, unsaid */
-    if (strchr(line, '\r')) {
-      st = mg_fail(err, MG_ERR_INVALID, "model file '%s': a carriage return inside a line (lines end in \\n or \\r\\n)",
-                   path);
+    if (++total > MG_MODEL_FILE_MAX) {
+      st = mg_fail(err, MG_ERR_INVALID, "model file '%s' is over %u bytes: no model file", path, MG_MODEL_FILE_MAX);
       break;
     }
-    /* no key or value holds a blank: drop them, and trailing commas */
-    char *s = line, *w = line;
-    for (char *r = line; *r; r++)
-      if (*r != ' ' && *r != '\t') *w++ = *r;
-    while (w > line && w[-1] == ',')
-      w--;
-    *w = 0;
-    if (!*s) continue;
-    if (n + strlen(s) + 2 > sizeof spec) {
-      st = mg_fail(err, MG_ERR_INVALID, "model file '%s' is too long", path);
-      break;
-    }
-    n += (size_t)snprintf(spec + n, sizeof spec - n, "%s%s", n ? "," : "", s);
   }
+  int failed = st == MG_OK && ferror(f);
   fclose(f);
+  if (failed) return mg_fail(err, MG_ERR_IO, "cannot read the model file '%s'", path);
   if (st != MG_OK) return st;
   if (n == 0) return mg_fail(err, MG_ERR_INVALID, "model file '%s' holds no key=value", path);
   if (spec[0] == '@') return mg_fail(err, MG_ERR_INVALID, "model file '%s' names another file", path);
