@@ -38,6 +38,11 @@ rounds=$("$cli" run --algo mpi-allgather-ring --topo torus:6x6 --model $model --
 # a round past a 64-bit integer is refused as written, not clamped to 2^63 - 1
 "$cli" draw --algo torgos --topo torus:9x9 --r 10 --round 99999999999999999999 -o "$tmp/bad.svg" 2>"$tmp/big.err" >/dev/null
 [ $? = 2 ] && grep -q "not '99999999999999999999'" "$tmp/big.err" || fail "a huge --round: $(cat "$tmp/big.err")"
+# --round is digits only (strtoll took " +2" as round 2)
+for r in " +2" -0 1x; do
+  "$cli" draw --algo ring --topo ring:5 --round "$r" -o "$tmp/bad.svg" 2>"$tmp/err" >/dev/null
+  [ $? = 2 ] && grep -q "takes a round number" "$tmp/err" || fail "--round '$r': $(cat "$tmp/err")"
+done
 "$cli" draw --algo torgos --topo torus:9x9 > /dev/null 2>&1
 [ $? = 2 ] || fail "draw without -o is bad usage"
 

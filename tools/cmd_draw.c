@@ -3,7 +3,8 @@
 #include "cli.h"
 #include "meshgossip_draw.h"
 
-#include <errno.h>
+#include "../src/util/internal.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,14 +50,14 @@ int cmd_draw(int argc, char **argv) {
   }
   int64_t round = -1;
   if (o.round) {
-    char *end;
-    errno = 0;
-    long long k = strtoll(o.round, &end, 10);
-    if (*end || !*o.round || k < 0 || errno == ERANGE) { /* past int64: refused, not clamped */
+    /* digits only, as every count: strtoll took " +2" (and clamped a
+     * number past int64, refused now as written) */
+    uint64_t k;
+    if (!mg_parse_u64(o.round, &k) || k > INT64_MAX) {
       fprintf(stderr, "meshgossip: --round takes a round number >= 0, not '%s'\n", o.round);
       return EXIT_USAGE;
     }
-    round = k;
+    round = (int64_t)k;
   }
   const mg_algo *a;
   mg_params ps;
