@@ -24,6 +24,12 @@ for f in "$libdir/libmeshgossip.a" "$libdir/libmeshgossip.so.$version" "$prefix/
          "$prefix/share/man/man1/meshgossip-mpi.1" "$prefix/share/bash-completion/completions/meshgossip"; do
   [ -e "$f" ] || fail "missing $f"
 done
+# the man pages name the version installed (their .TH line is written by
+# hand: a release that forgets it fails here)
+for m in meshgossip meshgossip-mpi; do
+  head -1 "$prefix/share/man/man1/$m.1" | grep -qF "\"meshgossip $version\"" ||
+    fail "$m.1 names another version than $version: $(head -1 "$prefix/share/man/man1/$m.1")"
+done
 for h in meshgossip.h meshgossip_draw.h meshgossip_engine.h meshgossip_shard.h; do
   printf '#include <%s>\nint main(void) { return 0; }\n' "$h" >"$tmp/h.c"
   "$cc" -std=c11 -Wall -Werror -fsyntax-only -I"$prefix/include" "$tmp/h.c" || fail "$h does not compile alone"
