@@ -58,7 +58,7 @@ mg_status mg_deps_table_bytes(const mg_schedule_info *info, uint64_t *bytes, mg_
 
 static mg_status deps_begin(void *ctx, const mg_schedule_info *info, mg_err *err) {
   mg_deps *d = ctx;
-  uint64_t bytes, limit = d->mem_limit;
+  uint64_t bytes = 0, limit = d->mem_limit; /* set by mg_deps_table_bytes; -O3 cannot see that */
   mg_status st = mg_deps_table_bytes(info, &bytes, err);
   if (st != MG_OK) return st;
   if (!limit) limit = mg_phys_mem() / 4 * 3;
