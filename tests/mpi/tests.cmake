@@ -204,5 +204,10 @@ if(MG_SANITIZE)
     if(t MATCHES "^mpi_")
       set_tests_properties(${t} PROPERTIES TIMEOUT 600)
     endif()
+    # mpi_dist_broken runs some 40 mpirun/singleton starts; a loaded
+    # rehearsal ran out of 600 s while every case still passed
+    if(t STREQUAL "mpi_dist_broken")
+      set_tests_properties(${t} PROPERTIES TIMEOUT 1200)
+    endif()
   endforeach()
 endif()
