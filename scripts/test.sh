@@ -8,6 +8,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! pkg-config --exists jansson cmocka 2>/dev/null; then bash scripts/install-deps.sh; fi
 jobs=$(nproc 2>/dev/null || echo 2)
+# The test scripts call python3 (the standard library only) over a thousand
+# times. A version manager's shim in front of the system's (pyenv's: 0.3 s
+# a call, against 0.07) made the non-MPI tests 40% slower: 144 s against
+# 102 s on this project's 2-core machine. The system's goes first.
+if [ -x /usr/bin/python3 ] && [ "$(command -v python3)" != /usr/bin/python3 ]; then
+  mkdir -p build-python
+  ln -sf /usr/bin/python3 build-python/python3
+  export PATH="$PWD/build-python:$PATH"
+fi
 cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DMG_WERROR=ON -DMG_SMPI=OFF >/dev/null
 cmake --build build-release -j"$jobs"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMG_WERROR=ON >/dev/null

@@ -110,7 +110,8 @@ EOC
   mpicc mpic.c -o mpic $(pkg-config --cflags --libs meshgossip_mpi) -lm -Wl,-rpath,"$libdir" || fail "mpicc with meshgossip_mpi.pc"
   root=()
   [ "$(id -u)" = 0 ] && root=(--allow-run-as-root)
-  mpirun "${root[@]}" --oversubscribe -np 4 ./mpic | grep -q "on 4 ranks: ok" || fail "the MPI consumer"
+  out=$(mpirun "${root[@]}" --oversubscribe -np 4 ./mpic) || fail "the MPI consumer exits $?"
+  grep -q "on 4 ranks: ok" <<<"$out" || fail "the MPI consumer: $out"
   for h in meshgossip_mpi.h meshgossip_mpi_shard.h; do
     printf '#include <%s>\nint main(void) { return 0; }\n' "$h" >h.c
     mpicc -std=c11 -Wall -Werror -fsyntax-only -I"$prefix/include" h.c || fail "$h does not compile alone"
