@@ -144,7 +144,8 @@ mg_status mg_ti_write(const mg_deps *d, const char *dir, mg_err *err);
 
 #ifdef MG_HAVE_SIMGRID
 /* The S4U replay (src/engine/simgrid/replay.c). SimGrid can be initialised
- * once per process: a second call returns MG_ERR_UNSUPPORTED. */
+ * once per process, so each call replays in a forked child of its own:
+ * calls may follow one another, and may come from several threads. */
 mg_status mg_simgrid_replay(const mg_deps *d, const mg_engine_opts *eo, mg_engine_result *res, mg_err *err);
 #endif
 
