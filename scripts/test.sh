@@ -33,7 +33,7 @@ if [ -f "$fuzzrt" ]; then
   CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMG_FUZZ=ON -DMG_WERROR=ON -DMG_SMPI=OFF \
     -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON >/dev/null
   cmake --build build-fuzz -j"$jobs" --target fuzz_all
-  (cd build-fuzz && ctest -R fuzz_smoke --output-on-failure)
+  (export MG_FUZZ_SEED_CLI="$PWD/build/meshgossip" && cd build-fuzz && ctest -R fuzz_smoke --output-on-failure)
 else
   echo "fuzz smoke skipped: clang with libFuzzer (libclang-rt-14-dev) not installed"
 fi
