@@ -10,7 +10,7 @@
 # rounds of one-hop moves: simulated 5.909 ms, 0.818) and on torus:8x8
 # (reach=2,rounds=2: 8.302, 0.892). The calibrated model within 1%; every
 # byte right; the times pinned to 6 digits (SimGrid is deterministic).
-# Two 64-rank runs, about 3 minutes (every rank searches its plan).
+# Two 64-rank runs, about 90 s (every rank searches its plan).
 # usage: smpi_exchange_moves.sh PARAGON_BINARY
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)

@@ -219,6 +219,8 @@ typedef struct xm_send {
   int x;                                         /* slot r nm + m */
   double bytes, use;                             /* bytes; bytes moved per unit of arc capacity (bwf) */
   double wt;                                     /* max-min weight (1/hops under share=hops) */
+  double cap;                                    /* its own bound on the wire: (1/tl) / wt */
+  uint8_t dirs;                                  /* the directions it loads (forward, or back with ack) */
   int h;                                         /* hops */
   uint8_t fwd[2 * XM_MAX_D], back[2 * XM_MAX_D]; /* copies on each arc of direction 2i + (digit < 0), and on
                                                   * the return route */
@@ -229,21 +231,30 @@ typedef struct xm_send {
   int state;    /* 0 waiting, 1 released (on the CPU's queue), 2 on the wire, 3 ended, 4 arrived */
 } xm_send;
 
+/* The estimator's scratch besides the sends: the sends on the wire and
+ * those ended but not yet read, each list in send order (the order the
+ * full scans visited them in: the clock's sums and ties come out the
+ * same, bit for bit, at a fraction of the scans), and xm_share's marks. */
+typedef struct xm_live {
+  int *on, non;     /* state 2 */
+  int *done, ndone; /* state 3 */
+  uint8_t *frozen;
+} xm_live;
+
 /* Max-min fair values of the flows on the wire, as src/model/fluid.c's
  * share() does, on the 2d directions: every arc of direction k carries
  * fwd[k] copies of a message (one from each node that many hops back),
  * all alike. */
-static void xm_share(const mg_model *mo, xm_send *s, int n, int nd, uint8_t *frozen) {
+static void xm_share(const mg_model *mo, xm_send *s, int nd, xm_live *lv) {
   double cap[2 * XM_MAX_D], wsum[2 * XM_MAX_D], ack = mo->ack, bound = 1.0 / mo->tl;
-  int nun[2 * XM_MAX_D];
+  int nun[2 * XM_MAX_D], *on = lv->on, n = lv->non;
+  uint8_t *frozen = lv->frozen;
   for (int k = 0; k < nd; k++)
     cap[k] = bound, wsum[k] = 0, nun[k] = 0;
-  int unfrozen = 0;
-  for (int i = 0; i < n; i++) {
-    frozen[i] = 1;
-    if (s[i].state != 2) continue;
+  int unfrozen = n;
+  for (int q = 0; q < n; q++) {
+    int i = on[q];
     frozen[i] = 0;
-    unfrozen++;
     for (int k = 0; k < nd; k++) {
       if (s[i].fwd[k]) nun[k]++, wsum[k] += s[i].fwd[k] * s[i].wt;
       if (ack > 0 && s[i].back[k]) nun[k]++, wsum[k] += ack * s[i].back[k] * s[i].wt;
@@ -253,21 +264,25 @@ static void xm_share(const mg_model *mo, xm_send *s, int n, int nd, uint8_t *fro
     double best = INFINITY;
     for (int k = 0; k < nd; k++)
       if (nun[k] && cap[k] / wsum[k] < best) best = cap[k] / wsum[k];
-    for (int i = 0; i < n; i++)
-      if (!frozen[i] && bound / s[i].wt < best) best = bound / s[i].wt;
+    for (int q = 0; q < n; q++)
+      if (!frozen[on[q]] && s[on[q]].cap < best) best = s[on[q]].cap;
     if (!isfinite(best)) break;
     if (best < 0) best = 0;
-    for (int i = 0; i < n; i++) {
+    /* the directions at the level (an unfrozen flow on k makes nun[k] > 0) */
+    unsigned full = 0;
+    for (int k = 0; k < nd; k++)
+      if (nun[k] && cap[k] / wsum[k] <= best * (1 + 1e-12)) full |= 1u << k;
+    for (int q = 0; q < n; q++) {
+      int i = on[q];
       if (frozen[i]) continue;
-      int bounded = bound / s[i].wt <= best * (1 + 1e-12), hit = bounded;
-      for (int k = 0; k < nd && !hit; k++)
-        if ((s[i].fwd[k] || (ack > 0 && s[i].back[k])) && cap[k] / wsum[k] <= best * (1 + 1e-12)) hit = 1;
-      if (!hit) continue;
+      int bounded = s[i].cap <= best * (1 + 1e-12);
+      if (!bounded && !(s[i].dirs & full)) continue;
       frozen[i] = 2;
       s[i].rate = bounded ? bound : s[i].wt * best;
       unfrozen--;
     }
-    for (int i = 0; i < n; i++) {
+    for (int q = 0; q < n; q++) {
+      int i = on[q];
       if (frozen[i] != 2) continue;
       frozen[i] = 1;
       for (int k = 0; k < nd; k++) {
@@ -277,8 +292,31 @@ static void xm_share(const mg_model *mo, xm_send *s, int n, int nd, uint8_t *fro
       }
     }
   }
-  for (int i = 0; i < n; i++)
-    if (s[i].state == 2) s[i].rate *= s[i].use;
+  for (int q = 0; q < n; q++)
+    s[on[q]].rate *= s[on[q]].use;
+}
+
+/* Puts send i into a list kept in send order. */
+static void xm_insert(int *list, int *n, int i) {
+  int q = *n;
+  while (q > 0 && list[q - 1] > i)
+    list[q] = list[q - 1], q--;
+  list[q] = i;
+  (*n)++;
+}
+
+static int xm_live_alloc(xm_live *lv, size_t M) {
+  lv->on = mg_calloc(M, sizeof *lv->on);
+  lv->done = mg_calloc(M, sizeof *lv->done);
+  lv->frozen = mg_calloc(M, sizeof *lv->frozen);
+  lv->non = lv->ndone = 0;
+  return lv->on && lv->done && lv->frozen;
+}
+
+static void xm_live_free(xm_live *lv) {
+  free(lv->on);
+  free(lv->done);
+  free(lv->frozen);
 }
 
 /* A node's sends in plan order (round by round, each round in ord's
@@ -304,6 +342,9 @@ static int xm_sends(const xm_plan *p, const mg_problem_spec *pb, xm_send *s) {
         e->back[2 * i + (dg > 0)] = (uint8_t)a;
       }
       e->wt = mo->share == MG_SHARE_HOPS && e->h > 1 ? 1.0 / e->h : 1.0;
+      e->cap = mo->tl > 0 ? (1.0 / mo->tl) / e->wt : INFINITY;
+      for (int k = 0; k < 2 * p->d; k++)
+        if (e->fwd[k] || (mo->ack > 0 && e->back[k])) e->dirs |= (uint8_t)(1u << k);
     }
   return n;
 }
@@ -317,7 +358,7 @@ static int xm_waits(const xm_plan *p, const xm_send *s, int j, int i) {
 /* The clock the plan is fitted to. timing=async: the fluid system of one
  * node's sends (see the header); other timings: per round o per send, ts
  * per 2d sends, hops td, and the busiest arc's bytes. */
-static double xm_estimate(const xm_plan *p, const mg_problem_spec *pb, xm_send *s, uint8_t *frozen, int *nsends) {
+static double xm_estimate(const xm_plan *p, const mg_problem_spec *pb, xm_send *s, xm_live *lv, int *nsends) {
   const mg_model *mo = &pb->model;
   int n = xm_sends(p, pb, s), nd = 2 * p->d;
   *nsends = n;
@@ -355,6 +396,7 @@ static double xm_estimate(const xm_plan *p, const mg_problem_spec *pb, xm_send *
       s[j].left += xm_waits(p, s, j, i);
   double t = 0, cpu = 0, end = 0, rcv = 0;
   int nfin = 0;
+  lv->non = lv->ndone = 0;
   int next = 0, qhead = 0; /* next send to release; first released not yet on the wire */
   for (;;) {
     /* release, in plan order, the sends whose waits are over */
@@ -367,7 +409,9 @@ static double xm_estimate(const xm_plan *p, const mg_problem_spec *pb, xm_send *
     double tn = INFINITY;
     int kind = -1, who = -1;
     if (qhead < next) tn = s[qhead].rel, kind = 0, who = qhead;
-    for (int i = 0; i < n; i++) {
+    /* the sends on the wire and the ended ones, merged in send order */
+    for (int qa = 0, qb = 0; qa < lv->non || qb < lv->ndone;) {
+      int i = qb >= lv->ndone || (qa < lv->non && lv->on[qa] < lv->done[qb]) ? lv->on[qa++] : lv->done[qb++];
       if (s[i].state == 2 && s[i].rate > 0 && t + s[i].rem / s[i].rate < tn)
         tn = t + s[i].rem / s[i].rate, kind = 1, who = i;
       /* arrivals at one instant are read in the order their flows ended */
@@ -376,23 +420,31 @@ static double xm_estimate(const xm_plan *p, const mg_problem_spec *pb, xm_send *
     }
     if (kind < 0) break;
     if (tn < t) tn = t;
-    for (int i = 0; i < n; i++)
-      if (s[i].state == 2) s[i].rem -= s[i].rate * (tn - t);
+    for (int q = 0; q < lv->non; q++)
+      s[lv->on[q]].rem -= s[lv->on[q]].rate * (tn - t);
     t = tn;
     if (kind == 0) {
       s[who].state = 2;
       s[who].rem = s[who].bytes;
+      xm_insert(lv->on, &lv->non, who);
       qhead++;
     } else if (kind == 1) {
-      for (int i = 0; i < n; i++)
-        if (s[i].state == 2 && (i == who || s[i].rem <= 1e-9 * s[i].bytes)) { /* who: whatever the rounding */
+      int keep = 0;
+      for (int q = 0; q < lv->non; q++) {
+        int i = lv->on[q];
+        if (i == who || s[i].rem <= 1e-9 * s[i].bytes) { /* who: whatever the rounding */
           s[i].state = 3;
           /* the pricer's fixed terms, summed its way: ts + hops td, then
            * the extra start-ups (src/model/price.c, price_fair) */
           double fx = (mo->ts + (double)s[i].h * mo->td) + (mo->ts * ups[s[i].x / p->nm] - mo->ts);
           s[i].arr = t + fx;
           s[i].fin = nfin++;
+          xm_insert(lv->done, &lv->ndone, i);
+        } else {
+          lv->on[keep++] = i;
         }
+      }
+      lv->non = keep;
     } else {
       /* its receiver reads it after the ones that came before, or each
        * (one copy of every message arrives at every node) */
@@ -400,6 +452,11 @@ static double xm_estimate(const xm_plan *p, const mg_problem_spec *pb, xm_send *
       s[who].arr = (t > rcv ? t : rcv) + mo->orecv;
       rcv = s[who].arr;
       if (rcv > end) end = rcv;
+      int q = 0;
+      while (lv->done[q] != who)
+        q++;
+      memmove(lv->done + q, lv->done + q + 1, (size_t)(lv->ndone - q - 1) * sizeof *lv->done);
+      lv->ndone--;
       for (int j = who + 1; j < n; j++)
         if (xm_waits(p, s, j, who)) {
           s[j].left--;
@@ -407,7 +464,7 @@ static double xm_estimate(const xm_plan *p, const mg_problem_spec *pb, xm_send *
         }
       continue; /* an arrival changes no share */
     }
-    xm_share(mo, s, n, nd, frozen);
+    xm_share(mo, s, nd, lv);
   }
   return end;
 }
@@ -416,9 +473,9 @@ static double xm_estimate(const xm_plan *p, const mg_problem_spec *pb, xm_send *
  * blocks gather on few moves (sum of cnt^2 over (sum of cnt)^2): the
  * clock moves in steps of o (a send more or less), and the plateaus
  * between are crossed toward plans with fewer, fuller messages. */
-static double xm_score(const xm_plan *p, const mg_problem_spec *pb, xm_send *s, uint8_t *frozen, double *work) {
+static double xm_score(const xm_plan *p, const mg_problem_spec *pb, xm_send *s, xm_live *lv, double *work) {
   int n;
-  double e = xm_estimate(p, pb, s, frozen, &n), sq = 0, sum = 0;
+  double e = xm_estimate(p, pb, s, lv, &n), sq = 0, sum = 0;
   size_t M = (size_t)p->R * (size_t)p->nm;
   /* the clock's cost: the fluid's events x sends; the round clock's
    * fixed part (every move of every round, the tallies) counted too */
@@ -495,12 +552,13 @@ static mg_status xm_build(const mg_problem_spec *pb, const mg_params *ps, xm_pla
   p->load = mg_calloc(M, sizeof *p->load);
   p->pc = mg_calloc(M * M, sizeof *p->pc);
   xm_send *s = mg_calloc(M, sizeof *s);
-  uint8_t *frozen = mg_calloc(M, sizeof *frozen);
+  xm_live lv;
+  int live = xm_live_alloc(&lv, M);
   uint8_t *b_step = mg_calloc(Nd * (size_t)p->R, sizeof *b_step),
           (*b_ord)[XM_MAX_NM] = mg_calloc(XM_MAX_ROUNDS, sizeof *b_ord);
   int8_t *b_sgn = mg_calloc(Nd, sizeof *b_sgn);
-  if (!p->sgn || !p->dist || !p->step || !p->wt || !p->cnt || !p->load || !p->pc || !s || !frozen || !b_step ||
-      !b_ord || !b_sgn) {
+  if (!p->sgn || !p->dist || !p->step || !p->wt || !p->cnt || !p->load || !p->pc || !s || !live || !b_step || !b_ord ||
+      !b_sgn) {
     st = mg_fail(err, MG_ERR_NOMEM, "exchange-moves: out of memory");
     goto out;
   }
@@ -528,7 +586,7 @@ static mg_status xm_build(const mg_problem_spec *pb, const mg_params *ps, xm_pla
   for (int r = 0; r < p->R; r++)
     for (int m = 0; m < p->nm; m++)
       p->ord[r][m] = (uint8_t)m;
-  double work = 0, est = xm_score(p, pb, s, frozen, &work), best = est;
+  double work = 0, est = xm_score(p, pb, s, &lv, &work), best = est;
   memcpy(b_step, p->step, Nd * (size_t)p->R);
   memcpy(b_sgn, p->sgn, Nd);
   memcpy(b_ord, p->ord, sizeof p->ord);
@@ -548,7 +606,7 @@ static mg_status xm_build(const mg_problem_spec *pb, const mg_params *ps, xm_pla
       if (a == b) continue;
       uint8_t tmp = p->ord[r][a];
       p->ord[r][a] = p->ord[r][b], p->ord[r][b] = tmp;
-      double e = xm_score(p, pb, s, frozen, &work);
+      double e = xm_score(p, pb, s, &lv, &work);
       if (e <= est + lim)
         est = e;
       else
@@ -570,7 +628,7 @@ static mg_status xm_build(const mg_problem_spec *pb, const mg_params *ps, xm_pla
         if (t->wrap[i] && 2 * p->dist[k] == (int)t->n[i] && xm_rng(&rng) % 2) p->sgn[k] = (int8_t)-p->sgn[k];
       }
       xm_apply(p, c, 1);
-      double e = xm_score(p, pb, s, frozen, &work);
+      double e = xm_score(p, pb, s, &lv, &work);
       if (e <= est + lim) {
         est = e;
       } else {
@@ -598,7 +656,7 @@ static mg_status xm_build(const mg_problem_spec *pb, const mg_params *ps, xm_pla
     if (c != p->zc) xm_apply(p, c, 1);
 out:
   free(s);
-  free(frozen);
+  xm_live_free(&lv);
   free(b_step);
   free(b_ord);
   free(b_sgn);
@@ -729,15 +787,15 @@ static mg_status xm_closed_form(const mg_problem_spec *pb, const mg_params *ps, 
   if (st != MG_OK) return st;
   size_t M = (size_t)p.R * (size_t)p.nm;
   xm_send *s = mg_calloc(M, sizeof *s);
-  uint8_t *frozen = mg_calloc(M, sizeof *frozen);
-  if (!s || !frozen) {
+  xm_live lv;
+  if (!xm_live_alloc(&lv, M) || !s) {
     st = mg_fail(err, MG_ERR_NOMEM, "exchange-moves: out of memory");
   } else {
     int n;
-    *cost = xm_estimate(&p, pb, s, frozen, &n);
+    *cost = xm_estimate(&p, pb, s, &lv, &n);
   }
   free(s);
-  free(frozen);
+  xm_live_free(&lv);
   xm_free(&p);
   return st;
 }
