@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MODEL "ts=1,tl=0.01"
@@ -529,6 +530,14 @@ static void model_file(void **state) {
   assert_non_null(strstr(e.msg, "not a regular file"));
   close(fds[0]);
   assert_int_equal(mg_model_parse("@/dev/null", &m, &e), MG_ERR_IO);
+  /* a named pipe with no writer is refused at once (fopen blocked on it) */
+  char fifo[48];
+  snprintf(fifo, sizeof fifo, "/tmp/mg_model_fifo_%d", (int)getpid());
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  snprintf(spec, sizeof spec, "@%s", fifo);
+  assert_int_equal(mg_model_parse(spec, &m, &e), MG_ERR_IO);
+  assert_non_null(strstr(e.msg, "not a regular file"));
+  remove(fifo);
 }
 
 /* auto with its runner-up: at 256 B on the SMPI Paragon model the pick is

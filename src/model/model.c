@@ -5,7 +5,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 void mg_model_default(mg_model *m) {
   memset(m, 0, sizeof *m);
@@ -206,16 +208,23 @@ static mg_status file_line(const char *path, char *line, size_t len, char *spec,
 /* "@FILE": the spec is the file's key=value items, one or more a line
  * (comma-separated), "#" to the end of a line a comment. */
 static mg_status parse_file(const char *path, mg_model *m, mg_err *err) {
-  FILE *f = fopen(path, "r");
-  if (!f) return mg_fail(err, MG_ERR_IO, "cannot read the model file '%s'", path);
+  /* opened without blocking: a named pipe with no writer blocked fopen
+   * for ever (O_NONBLOCK does nothing to a regular file's reads) */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return mg_fail(err, MG_ERR_IO, "cannot read the model file '%s'", path);
   /* a regular file only: a model is read more than once (compare asks
    * whether the file sets contention), which a pipe cannot give twice,
    * and a stream may never end (`yes | meshgossip ... --model
    * @/dev/stdin` hung, the NUL check reading it for ever) */
   struct stat sb;
-  if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
-    fclose(f);
+  if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+    close(fd);
     return mg_fail(err, MG_ERR_IO, "the model file '%s' is not a regular file (save a pipe's model to a file)", path);
+  }
+  FILE *f = fdopen(fd, "r");
+  if (!f) {
+    close(fd);
+    return mg_fail(err, MG_ERR_NOMEM, "cannot read the model file '%s': out of memory", path);
   }
   /* One pass, a character at a time: the whole line is seen, comment and
    * all (cut at its '#' before fgets had it all, the tail of a comment
