@@ -18,7 +18,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char mg_fz_path[64];
+/* In $TMPDIR (tests/fuzz/smoke.sh points it into its own directory,
+ * removed when it ends): a crash skips atexit, and the file it leaves
+ * then goes with that directory rather than staying in /tmp. */
+static char mg_fz_path[512];
 
 static void mg_fz_cleanup(void) { unlink(mg_fz_path); }
 
@@ -28,7 +31,7 @@ static mg_status mg_fz_read(const uint8_t *data, size_t size, mg_model *m, mg_er
   if (!f) __builtin_trap();
   if (size && fwrite(data, 1, size, f) != size) __builtin_trap();
   fclose(f);
-  char spec[80];
+  char spec[sizeof mg_fz_path + 1];
   snprintf(spec, sizeof spec, "@%s", mg_fz_path);
   mg_model_default(m);
   return mg_model_parse(spec, m, err);
@@ -36,7 +39,9 @@ static mg_status mg_fz_read(const uint8_t *data, size_t size, mg_model *m, mg_er
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!mg_fz_path[0]) {
-    snprintf(mg_fz_path, sizeof mg_fz_path, "/tmp/mg-fuzz-model-XXXXXX");
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !*dir || strlen(dir) > sizeof mg_fz_path - 32) dir = "/tmp";
+    snprintf(mg_fz_path, sizeof mg_fz_path, "%s/mg-fuzz-model-XXXXXX", dir);
     int fd = mkstemp(mg_fz_path);
     if (fd < 0) __builtin_trap();
     close(fd);

@@ -11,6 +11,9 @@ SECS=${3:-15}
 HERE=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# the harnesses' own files (fuzz_modelfile's) go here too: one that crashes
+# skips its cleanup, and this directory goes when the smoke ends
+export TMPDIR=$tmp
 for h in schedule topo model algo msccl modelfile spec plot; do
   if [ ! -x "$DIR/fuzz_$h" ]; then
     echo "fuzz smoke: $DIR/fuzz_$h not built (configure with CC=clang -DMG_FUZZ=ON); skipped"
