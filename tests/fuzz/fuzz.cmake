@@ -38,5 +38,5 @@ add_test(NAME fuzz_smoke
                  ${MG_FUZZ_SECONDS})
 # eight harnesses of MG_FUZZ_SECONDS two at a time, after the seed exports
 # (of the sanitized CLI unless MG_FUZZ_SEED_CLI names another): 245 s
-# measured on 2 shared cores, 114 s with scripts/test.sh's seed CLI
+# measured on 2 shared cores, 76 s with scripts/test.sh's seed CLI
 set_tests_properties(fuzz_smoke PROPERTIES TIMEOUT 420 LABELS fuzz)
