@@ -493,8 +493,14 @@ mg_status mg_simgrid_replay(const mg_deps *d, const mg_engine_opts *eo, mg_engin
     goto out;
   }
   if (pid == 0) {
-    close(pipefd[0]);
-    _exit(child_run(&p, platform, eo->network_smpi, pipefd[1]));
+    /* the child keeps stdio and its report pipe only: it inherited every
+     * descriptor of the caller, among them the write end of the report
+     * pipe of a replay another thread had just forked, whose parent then
+     * waited for end of file until this child too had ended */
+    int w = pipefd[1];
+    if (w > 3) close_range(3, (unsigned)w - 1, 0);
+    close_range(w >= 3 ? (unsigned)w + 1 : 3u, ~0u, 0);
+    _exit(child_run(&p, platform, eo->network_smpi, w));
   }
   close(pipefd[1]);
   pipefd[1] = -1;
