@@ -29,8 +29,10 @@ static void parse_model(void **state) {
 
 static void reject_bad_model(void **state) {
   (void)state;
-  const char *bad[] = {"ts=-1",    "ts=nan",           "ts=NaN", "tl=inf", "ts=",     "foo=1",    "switching=warp",
-                       "port=two", "contention=loose", "ts",     "ell=-2", "ell=1.5", "td=1e999", "ts=0x10"};
+  const char *bad[] = {"ts=-1", "ts=nan", "ts=NaN", "tl=inf", "ts=", "foo=1", "switching=warp", "port=two",
+                       "contention=loose", "ts", "ell=-2", "ell=1.5", "td=1e999", "ts=0x10",
+                       /* a key given twice, whatever the values */
+                       "ts=1e-6,tl=1e-9,ts=2e-6", "contention=fair,contention=fair", "bwf=0:1,bwf=64:0.5"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     mg_model m;
     mg_err e = {{0}};

@@ -473,6 +473,14 @@ static void model_file(void **state) {
   fclose(f);
   assert_int_equal(mg_model_parse(spec, &m, &e), MG_ERR_INVALID);
   assert_non_null(strstr(e.msg, "foo"));
+  /* a key on two lines of a file: refused, where the second line won */
+  f = fopen(path, "w");
+  fputs("ts=1e-5   # measured\ncontention=fair\nts=2e-5\n", f);
+  fclose(f);
+  mg_model_default(&m);
+  assert_int_equal(mg_model_parse(spec, &m, &e), MG_ERR_INVALID);
+  assert_non_null(strstr(e.msg, "'ts' is given twice"));
+  assert_float_equal(m.ts, 1, 0);
   /* a NUL byte, in a line or in the last one: not text (it was "a line
    * longer than 510 characters", or the rest of the line lost) */
   const char nul1[] = "ts=3,\0tl=1\n", nul2[] = "ts=3\ntl=1,\0o=1";

@@ -272,10 +272,18 @@ mg_status mg_model_parse(const char *spec, mg_model *m, mg_err *err) {
   strcpy(buf, spec);
   mg_model tmp = *m;
   char *save = NULL;
+  /* a key given twice is refused: "ts=1e-6,...,ts=2e-6" kept the last
+   * without a word, and a typo should not choose the machine (a spec
+   * holds under 256 items: the buffer is 512 bytes) */
+  const char *seen[256];
+  size_t nseen = 0;
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     char *eq = strchr(tok, '=');
     if (!eq) return mg_fail(err, MG_ERR_INVALID, "model item '%s' is not key=value", tok);
     *eq = 0;
+    for (size_t i = 0; i < nseen; i++)
+      if (!strcmp(seen[i], tok)) return mg_fail(err, MG_ERR_INVALID, "model key '%s' is given twice", tok);
+    if (nseen < sizeof seen / sizeof *seen) seen[nseen++] = tok;
     mg_status st = set_key(&tmp, tok, eq + 1, err);
     if (st != MG_OK) return st;
   }
