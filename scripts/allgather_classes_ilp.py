@@ -24,7 +24,9 @@ us (sizes 1, 2, 4, 8, 8, 24, 16); classes 8 + 56, 16 + 48 and 16 + 16 + 32:
 the same optimum, proven (9 to 21 s); 32 + 32: none better found, not proven
 (stopped on the time limit). 256 B blocks, K = 6 (a seventh send would leave
 at 1.75 ms): uniform 1619.7 us (1, 2, .., 32); 8 + 56, 16 + 48, 16 + 16 + 32:
-the same, proven; 32 + 32 none better, not proven. PuLP may say "Optimal"
+the same, proven; 32 + 32 none better, not proven. 1 KiB blocks, K = 6 (no
+seventh overhead): uniform 2014.5 us (1, 2, .., 32); 16 + 48 the same,
+proven (10 s); 32 + 32 none better in 900 s, not proven. PuLP may say "Optimal"
 when a time limit ended the run: the script prints CBC's own word and the
 time.
 
