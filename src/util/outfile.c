@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,9 +71,19 @@ mg_status mg_outfile_open(mg_outfile *o, const char *path, mg_err *err) {
   }
   if (snprintf(o->tmp, sizeof o->tmp, "%s.tmpXXXXXX", o->path) >= (int)sizeof o->tmp)
     return mg_fail(err, MG_ERR_INVALID, "output path too long");
+  /* the signals the CLI's handler takes wait until the file is on the
+   * pending list: one that came between mkstemp and the list left the
+   * file behind (cli_signal failed so, once, under ASan) */
+  sigset_t stop, old;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGTERM);
+  sigaddset(&stop, SIGHUP);
+  int masked = pthread_sigmask(SIG_BLOCK, &stop, &old) == 0;
   int fd = mkstemp(o->tmp);
+  if (fd >= 0) pending_add(o);
+  if (masked) pthread_sigmask(SIG_SETMASK, &old, NULL);
   if (fd < 0) return mg_fail(err, MG_ERR_IO, "cannot create a file beside '%s'", path);
-  pending_add(o);
   /* mkstemp makes the file 0600; what we write is no secret */
   mode_t um = umask(0);
   umask(um);
