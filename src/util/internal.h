@@ -104,5 +104,8 @@ void mg_outfile_discard_pending(void);
 enum { MG_PENDING_FILE, MG_PENDING_TI_DIR, MG_PENDING_DIR };
 int mg_pending_add(const char *path, int kind, uint32_t ranks);
 void mg_pending_drop(int slot);
+/* mkstemp(tmpl) and the file registered (slot as mg_pending_add's), with
+ * SIGINT, SIGTERM and SIGHUP held off in between; the descriptor or -1. */
+int mg_pending_mkstemp(char *tmpl, int *slot);
 
 #endif

@@ -4,15 +4,11 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static void pending_add(mg_outfile *o) { o->slot = mg_pending_add(o->tmp, MG_PENDING_FILE, 0); }
 
 static void pending_drop(mg_outfile *o) {
   mg_pending_drop(o->slot);
@@ -71,18 +67,7 @@ mg_status mg_outfile_open(mg_outfile *o, const char *path, mg_err *err) {
   }
   if (snprintf(o->tmp, sizeof o->tmp, "%s.tmpXXXXXX", o->path) >= (int)sizeof o->tmp)
     return mg_fail(err, MG_ERR_INVALID, "output path too long");
-  /* the signals the CLI's handler takes wait until the file is on the
-   * pending list: one that came between mkstemp and the list left the
-   * file behind (cli_signal failed so, once, under ASan) */
-  sigset_t stop, old;
-  sigemptyset(&stop);
-  sigaddset(&stop, SIGINT);
-  sigaddset(&stop, SIGTERM);
-  sigaddset(&stop, SIGHUP);
-  int masked = pthread_sigmask(SIG_BLOCK, &stop, &old) == 0;
-  int fd = mkstemp(o->tmp);
-  if (fd >= 0) pending_add(o);
-  if (masked) pthread_sigmask(SIG_SETMASK, &old, NULL);
+  int fd = mg_pending_mkstemp(o->tmp, &o->slot);
   if (fd < 0) return mg_fail(err, MG_ERR_IO, "cannot create a file beside '%s'", path);
   /* mkstemp makes the file 0600; what we write is no secret */
   mode_t um = umask(0);

@@ -7,7 +7,10 @@
  * files by hand (snprintf is not async-signal-safe). */
 #include "internal.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -30,6 +33,22 @@ int mg_pending_add(const char *path, int kind, uint32_t ranks) {
     }
   }
   return -1;
+}
+
+int mg_pending_mkstemp(char *tmpl, int *slot) {
+  /* the signals a CLI's handler takes wait until the file is on the list:
+   * one that came between mkstemp and mg_pending_add left the file behind
+   * (cli_signal failed so, once, under ASan) */
+  sigset_t stop, old;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGTERM);
+  sigaddset(&stop, SIGHUP);
+  int masked = pthread_sigmask(SIG_BLOCK, &stop, &old) == 0;
+  int fd = mkstemp(tmpl);
+  *slot = fd >= 0 ? mg_pending_add(tmpl, MG_PENDING_FILE, 0) : -1;
+  if (masked) pthread_sigmask(SIG_SETMASK, &old, NULL);
+  return fd;
 }
 
 void mg_pending_drop(int slot) {

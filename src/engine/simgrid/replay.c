@@ -474,13 +474,12 @@ mg_status mg_simgrid_replay(const mg_deps *d, const mg_engine_opts *eo, mg_engin
   p.sync = eo->sync;
   p.detach = eo->detach > 0 ? eo->detach : 1e300;
   MG_CHECK(build_plan(d, &p, &nondefault, err));
-  fd = mkstemp(platform);
+  fd = mg_pending_mkstemp(platform, &slot); /* the CLI's signal handler removes it */
   if (fd < 0) {
     st = mg_fail(err, MG_ERR_IO, "cannot create a temporary platform file: %s", strerror(errno));
     goto out;
   }
   close(fd);
-  slot = mg_pending_add(platform, MG_PENDING_FILE, 0); /* the CLI's signal handler removes it */
   MG_CHECK(write_platform(&p, &links, nondefault, eo->simgrid_routes, platform, err));
   if (pipe(pipefd) != 0) {
     st = mg_fail(err, MG_ERR_IO, "pipe: %s", strerror(errno));
