@@ -17,10 +17,11 @@
  * arguments each thread owns (a report, a sink, a simulator are not to be
  * shared while in use). The library's own state is constant (the
  * registries of algorithms and tables), atomic (the temporary files a
- * signal must take back) or per thread (a plan cache); every call computes
- * what it returns alone, so no figure depends on what other threads do but
- * a report's wall time and the process's peak RSS (tests/test_threads.c;
- * bench/tsan.sh runs it under ThreadSanitizer).
+ * signal must take back), per thread (a plan cache) or behind a mutex (a
+ * memo of plan searches' results, each a function of its key); every call
+ * computes what it returns alone, so no figure depends on what other
+ * threads do but a report's wall time and the process's peak RSS
+ * (tests/test_threads.c; bench/tsan.sh runs it under ThreadSanitizer).
  */
 #ifndef MESHGOSSIP_H
 #define MESHGOSSIP_H

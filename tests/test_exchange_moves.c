@@ -11,6 +11,7 @@
  * bench/paragon/smpi_exchange_moves.sh); the same plan every time;
  * refusals. */
 #include "helpers.h"
+#include "util/internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -184,6 +185,35 @@ static void test_moves_smpi_model(void **state) {
   assert_float_equal(moves, 0.0108306541, 1e-9);
 }
 
+/* Every SMPI rank builds the same plan in one process: the search runs
+ * once and the memo (src/util/memo.c) gives the others its result, the
+ * same schedule to the last bit; another size or model is its own key. */
+static void test_moves_memo(void **state) {
+  (void)state;
+  uint64_t h0, m0, h1, m1;
+  mg_memo_clear();
+  mg_problem_spec pb = th_problem(MG_EXCHANGE, "torus:4x4x4", SMPI_MODEL, 16384);
+  mg_memo_stats(&h0, &m0);
+  double first = th_cost("exchange-moves", &pb);
+  mg_memo_stats(&h1, &m1);
+  assert_true(m1 >= m0 + 1);
+  double again = th_cost("exchange-moves", &pb);
+  mg_memo_stats(&h0, &m0);
+  assert_int_equal(m0, m1); /* no search */
+  assert_true(h0 >= h1 + 1);
+  assert_memory_equal(&first, &again, sizeof first);
+  assert_float_equal(first, 0.0059087549, 1e-9);
+  mg_memo_clear();
+  double fresh = th_cost("exchange-moves", &pb);
+  assert_memory_equal(&first, &fresh, sizeof first);
+  pb.bytes = 8192; /* a new key: searched, not the 16 KiB plan */
+  mg_memo_stats(&h0, &m0);
+  double half = th_cost("exchange-moves", &pb);
+  mg_memo_stats(&h1, &m1);
+  assert_true(m1 > m0);
+  assert_true(half < first);
+}
+
 static void test_moves_refuses(void **state) {
   (void)state;
   const mg_algo *a;
@@ -234,7 +264,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_moves_verifies),    cmocka_unit_test(test_moves_ring4),
       cmocka_unit_test(test_moves_closed_form), cmocka_unit_test(test_moves_smpi_model),
-      cmocka_unit_test(test_moves_refuses),
+      cmocka_unit_test(test_moves_memo),        cmocka_unit_test(test_moves_refuses),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

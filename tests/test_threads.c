@@ -1,8 +1,9 @@
 /* The library from several threads at once (meshgossip.h, "Threads"):
  * every call works on its arguments and on memory it allocates; what is
  * shared is constant (the registry, the tables' descriptors), atomic (the
- * registry of files a signal must take back, src/util/pending.c) or
- * thread-local (Swing's plan cache, src/algo/gossip/swing_plan.c). This
+ * registry of files a signal must take back, src/util/pending.c),
+ * thread-local (Swing's plan cache, src/algo/gossip/swing_plan.c) or
+ * behind a mutex (the memo of plan searches, src/util/memo.c). This
  * test holds the library to it: a list of jobs (runs of most kinds of
  * generator, a tuned run, auto, a compare, a bound, an export read back)
  * is first run on one thread, then by four threads at once, each in an

@@ -32,8 +32,10 @@ ours() { # shape np sizes
 }
 cal=$(grep -v '^#' "$here/results/calibrated_9x9.model" | paste -sd, -)
 hops() { # shape np sizes: exchange-hops, -slots and -moves under the executor's sync=data, their plans
-  # fitted to the calibrated model (the executor plans under MESHGOSSIP_MODEL), priced by the same model
+  # fitted to the calibrated model (the executor plans under MESHGOSSIP_MODEL), priced by the same model;
+  # globals shared by the ranks, so that one search of a plan serves them all (smpi_exchange_moves.sh)
   MESHGOSSIP_MODEL="$cal" smpirun -platform "$here/torus_$1.xml" -hostfile "$here/hosts_$1.txt" -np "$2" "${cfg[@]}" \
+    --cfg=smpi/privatization:no \
     "$out/paragon" --problem exchange --topo "torus:$1" --sizes "$3" --model "$cal" --only ours --ring no --sync data \
     --algos "${HOPS:-exchange-hops,exchange-slots,exchange-moves,exchange-moves:reach=2+rounds=2}"
 }

@@ -10,7 +10,13 @@
 # rounds of one-hop moves: simulated 5.909 ms, 0.818) and on torus:8x8
 # (reach=2,rounds=2: 8.302, 0.892). The calibrated model within 1%; every
 # byte right; the times pinned to 6 digits (SimGrid is deterministic).
-# Two 64-rank runs, about 90 s (every rank searches its plan).
+# Two 64-rank runs. Every rank builds the same plan, and the search is
+# what takes the time: the library's memo (src/util/memo.c) lets one
+# search serve them all, but SMPI gives each rank its own copy of a
+# program's globals unless smpi/privatization is off. paragon_smpi keeps
+# no per-rank state in globals (the library keeps none but the memo, the
+# signal registry and Swing's thread-local plan, all shared by design), so
+# it is off here: 19 s in all, against 84 s with a search per rank.
 # usage: smpi_exchange_moves.sh PARAGON_BINARY
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,7 +24,7 @@ model=$(grep -v '^#' "$here/results/calibrated_9x9.model" | paste -sd, -)
 BIN=$1
 run() { # shape bytes algos
   MESHGOSSIP_MODEL="$model" smpirun -platform "$here/torus_$1.xml" -hostfile "$here/hosts_$1.txt" -np 64 \
-    --cfg=smpi/simulate-computation:no --cfg=smpi/os:0:0:0\;1:0.00025:0 --cfg=smpi/ois:0:0:0\;1:0.00025:0 \
+    --cfg=smpi/simulate-computation:no --cfg=smpi/privatization:no --cfg=smpi/os:0:0:0\;1:0.00025:0 --cfg=smpi/ois:0:0:0\;1:0.00025:0 \
     --cfg=smpi/send-is-detached-thresh:1048576 --log=root.thres:critical \
     "$BIN" --problem exchange --topo "torus:$1" --sizes "$2" --model "$model" --only ours --ring no --sync data \
     --algos "$3" | grep -E '^exchange,'

@@ -586,6 +586,27 @@ static mg_status xm_build(const mg_problem_spec *pb, const mg_params *ps, xm_pla
   for (int r = 0; r < p->R; r++)
     for (int m = 0; m < p->nm; m++)
       p->ord[r][m] = (uint8_t)m;
+  /* the search's result is a function of what it reads: the problem and
+   * R, reach, steps (src/util/memo.c: every SMPI rank builds this plan) */
+  mg_memo_key key;
+  mg_memo_key_init(&key, "exchange-moves");
+  mg_memo_key_spec(&key, pb);
+  mg_memo_key_u64(&key, (uint64_t)p->R);
+  mg_memo_key_u64(&key, (uint64_t)p->reach);
+  mg_memo_key_u64(&key, (uint64_t)steps);
+  size_t nstep = Nd * (size_t)p->R, nmemo = nstep + Nd + sizeof p->ord;
+  unsigned char *memo = mg_calloc(nmemo, 1);
+  if (!memo) {
+    st = mg_fail(err, MG_ERR_NOMEM, "exchange-moves: out of memory");
+    goto out;
+  }
+  if (mg_memo_get(&key, memo, nmemo)) {
+    memcpy(b_step, memo, nstep);
+    memcpy(b_sgn, memo + nstep, Nd);
+    memcpy(b_ord, memo + nstep + Nd, sizeof p->ord);
+    free(memo);
+    goto recount;
+  }
   double work = 0, est = xm_score(p, pb, s, &lv, &work), best = est;
   memcpy(b_step, p->step, Nd * (size_t)p->R);
   memcpy(b_sgn, p->sgn, Nd);
@@ -645,6 +666,12 @@ static mg_status xm_build(const mg_problem_spec *pb, const mg_params *ps, xm_pla
       memcpy(b_ord, p->ord, sizeof p->ord);
     }
   }
+  memcpy(memo, b_step, nstep);
+  memcpy(memo + nstep, b_sgn, Nd);
+  memcpy(memo + nstep + Nd, b_ord, sizeof p->ord);
+  mg_memo_put(&key, memo, nmemo);
+  free(memo);
+recount:
   /* the best plan seen, its tallies recounted */
   memcpy(p->step, b_step, Nd * (size_t)p->R);
   memcpy(p->sgn, b_sgn, Nd);
