@@ -221,3 +221,40 @@ if(MG_SANITIZE)
     endif()
   endforeach()
 endif()
+
+# CTest runs as many tests at once as it has cores (-j), but an MPI test of
+# n ranks runs n processes, which poll while they wait: on the CI's two
+# cores mpi_alltoall_all_np16 took 15 s alone and 60 s beside
+# smpi_paragon_9x9 (38 s alone, 87 s beside it). So each MPI test asks for
+# as many of CTest's processors as it starts ranks (CTest gives a test at
+# most -j), and one of many ranks runs alone: the name's _npN, else the
+# list below (the NP of interposed.sh, meshgossip-mpi calibrate's 3), else
+# 4 (dist.sh runs up to 4 ranks).
+set(MG_MPI_RANKS
+    mpi_unmodified_plain:4 mpi_interposed_ring6:6 mpi_interposed_concentrate9:9 mpi_interposed_model_startup:9
+    mpi_interposed_model_bytes:9 mpi_interposed_bysize_small:9 mpi_interposed_bysize_large:9
+    mpi_interposed_rank0_model:9 mpi_interposed_rank0_pmpi:4 mpi_interposed_sync_data:9
+    mpi_interposed_model_file_startup:9 mpi_interposed_model_file_bytes:9 mpi_interposed_intercomm:4
+    mpi_interposed_fallback:4 mpi_calibrate:3 mpi_calibrate_model_file:3)
+get_property(mg_all_tests DIRECTORY ${PROJECT_SOURCE_DIR} PROPERTY TESTS)
+foreach(t ${mg_all_tests})
+  if(NOT t MATCHES "^mpi_")
+    continue()
+  endif()
+  set(mg_np 4)
+  if(t MATCHES "_np([0-9]+)$")
+    set(mg_np ${CMAKE_MATCH_1})
+  endif()
+  foreach(pair ${MG_MPI_RANKS})
+    if(pair MATCHES "^${t}:([0-9]+)$")
+      set(mg_np ${CMAKE_MATCH_1})
+    endif()
+  endforeach()
+  set_tests_properties(${t} PROPERTIES PROCESSORS ${mg_np})
+endforeach()
+foreach(pair ${MG_MPI_RANKS})
+  string(REGEX REPLACE ":.*" "" t "${pair}")
+  if(NOT TEST ${t})
+    message(FATAL_ERROR "MG_MPI_RANKS names ${t}, which is no test")
+  endif()
+endforeach()
