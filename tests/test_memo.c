@@ -2,8 +2,8 @@
  * it was put, under its own key only (a problem that differs in one field
  * of the model, the topology or the size is another key); a value of
  * another length is a miss; the eight most recently used keys stay and
- * the ninth new one evicts the least recently used; a key that overflowed
- * its words is never stored; four threads putting and getting at once
+ * the ninth new one evicts the least recently used; a key whose text
+ * overflowed is never stored; four threads putting and getting at once
  * each read back only their own values. */
 #include <pthread.h>
 #include <string.h>
@@ -62,24 +62,24 @@ static void test_memo_spec_keys(void **state) {
     mg_problem_spec pb = th_problem(MG_EXCHANGE, "torus:4x4x4", models[i], 16384);
     mg_memo_key_init(&k, "x");
     mg_memo_key_spec(&k, &pb);
-    assert_false(k.n == kb.n && !memcmp(k.w, kb.w, k.n * sizeof k.w[0]));
+    assert_false(k.n == kb.n && !memcmp(k.s, kb.s, k.n));
   }
   const char *const topos[] = {"torus:4x4x5", "mesh:4x4x4", "torus:8x8", "ring:64"};
   for (size_t i = 0; i < sizeof topos / sizeof topos[0]; i++) {
     mg_problem_spec pb = th_problem(MG_EXCHANGE, topos[i], "contention=fair,timing=async,o=2.5e-4,tl=6e-9", 16384);
     mg_memo_key_init(&k, "x");
     mg_memo_key_spec(&k, &pb);
-    assert_false(k.n == kb.n && !memcmp(k.w, kb.w, k.n * sizeof k.w[0]));
+    assert_false(k.n == kb.n && !memcmp(k.s, kb.s, k.n));
   }
   mg_problem_spec pb = base;
   pb.bytes = 16385;
   mg_memo_key_init(&k, "x");
   mg_memo_key_spec(&k, &pb);
-  assert_false(k.n == kb.n && !memcmp(k.w, kb.w, k.n * sizeof k.w[0]));
+  assert_false(k.n == kb.n && !memcmp(k.s, kb.s, k.n));
   pb = base; /* the same problem: the same key */
   mg_memo_key_init(&k, "x");
   mg_memo_key_spec(&k, &pb);
-  assert_true(k.n == kb.n && !memcmp(k.w, kb.w, k.n * sizeof k.w[0]));
+  assert_true(k.n == kb.n && !memcmp(k.s, kb.s, k.n));
 }
 
 static void test_memo_evicts_least_recent(void **state) {
@@ -115,7 +115,7 @@ static void test_memo_full_key_not_kept(void **state) {
   mg_memo_key k;
   mg_memo_key_init(&k, "full");
   for (int i = 0; i < 200; i++)
-    mg_memo_key_u64(&k, (uint64_t)i);
+    mg_memo_key_u64(&k, UINT64_MAX - (uint64_t)i); /* 20 digits each */
   assert_true(k.full);
   uint64_t v = 42, hits0, misses0, hits1, misses1;
   mg_memo_put(&k, &v, sizeof v);

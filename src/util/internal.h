@@ -109,20 +109,19 @@ void mg_pending_drop(int slot);
 int mg_pending_mkstemp(char *tmpl, int *slot);
 
 /* A process-wide memo of deterministic searches' results (src/util/memo.c):
- * a key of 64-bit words (a tag, then everything the search reads:
- * mg_memo_key_spec packs the problem, topology and model), a value of
- * bytes. mg_memo_get copies a stored value of exactly nval bytes into val
- * and returns 1, else 0; mg_memo_put keeps a copy (silently not, out of
- * memory or above 1 MiB). Thread-safe. mg_memo_stats and mg_memo_clear
- * are for tests. */
+ * a key of text (a tag, then everything the search reads: mg_memo_key_spec
+ * adds the problem, topology, model and size in their canonical forms), a
+ * value of bytes. mg_memo_get copies a stored value of exactly nval bytes
+ * into val and returns 1, else 0; mg_memo_put keeps a copy (silently not,
+ * out of memory or above 1 MiB). Thread-safe. mg_memo_stats and
+ * mg_memo_clear are for tests. */
 typedef struct mg_memo_key {
-  uint64_t w[128];
+  char s[2048];
   size_t n;
-  int full; /* a word did not fit: never looked up nor stored */
+  int full; /* the text did not fit: never looked up nor stored */
 } mg_memo_key;
 void mg_memo_key_init(mg_memo_key *k, const char *tag);
 void mg_memo_key_u64(mg_memo_key *k, uint64_t v);
-void mg_memo_key_f64(mg_memo_key *k, double v);
 void mg_memo_key_spec(mg_memo_key *k, const mg_problem_spec *pb);
 int mg_memo_get(const mg_memo_key *k, void *val, size_t nval);
 void mg_memo_put(const mg_memo_key *k, const void *val, size_t nval);

@@ -13,18 +13,19 @@
  * an MPI program that alternates two or three collectives keeps all of them.
  * A mutex guards the table, never held across a search. Out of memory, the
  * result is simply not kept: the memo is an optimisation, never a source of
- * an error. A key that did not fit its words (key->full) is never looked up
- * or stored. */
+ * an error. A key whose text did not fit (key->full) is never looked up or
+ * stored. */
 #include "internal.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #define MEMO_SLOTS     8
 #define MEMO_MAX_BYTES (1u << 20)
 
 typedef struct memo_entry {
-  uint64_t *key;
+  char *key;
   size_t nkey;
   unsigned char *val;
   size_t nval;
@@ -35,67 +36,48 @@ static memo_entry memo[MEMO_SLOTS];
 static uint64_t memo_clock, memo_hits, memo_misses;
 static pthread_mutex_t memo_lock = PTHREAD_MUTEX_INITIALIZER;
 
-void mg_memo_key_init(mg_memo_key *k, const char *tag) {
-  k->n = 0;
-  k->full = 0;
-  size_t len = strlen(tag);
-  mg_memo_key_u64(k, len);
-  for (size_t i = 0; i < len; i += 8) {
-    uint64_t w = 0;
-    memcpy(&w, tag + i, len - i < 8 ? len - i : 8);
-    mg_memo_key_u64(k, w);
-  }
-}
-
-void mg_memo_key_u64(mg_memo_key *k, uint64_t v) {
-  if (k->n >= sizeof k->w / sizeof k->w[0]) {
+static void key_add(mg_memo_key *k, const char *text) {
+  size_t len = strlen(text);
+  if (k->full || k->n + len + 1 >= sizeof k->s) {
     k->full = 1;
     return;
   }
-  k->w[k->n++] = v;
+  memcpy(k->s + k->n, text, len);
+  k->n += len;
+  k->s[k->n++] = '|';
+  k->s[k->n] = 0;
 }
 
-void mg_memo_key_f64(mg_memo_key *k, double v) {
-  uint64_t w; /* the bits: -0 and 0 differ, which costs a search at most */
-  memcpy(&w, &v, sizeof w);
-  mg_memo_key_u64(k, w);
+void mg_memo_key_init(mg_memo_key *k, const char *tag) {
+  k->n = 0;
+  k->full = 0;
+  k->s[0] = 0;
+  key_add(k, tag);
 }
 
+void mg_memo_key_u64(mg_memo_key *k, uint64_t v) {
+  char buf[24];
+  snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
+  key_add(k, buf);
+}
+
+/* The problem in the project's canonical forms (mg_topo_format,
+ * mg_model_format: every field that differs from the default, numbers in
+ * their shortest round-trip form), so that a field added to the model is
+ * in the key with no change here. */
 void mg_memo_key_spec(mg_memo_key *k, const mg_problem_spec *pb) {
-  const mg_topo *t = &pb->topo;
-  const mg_model *m = &pb->model;
-  mg_memo_key_u64(k, (uint64_t)pb->problem);
-  mg_memo_key_f64(k, pb->bytes);
-  mg_memo_key_u64(k, (uint64_t)t->kind);
-  mg_memo_key_u64(k, (uint64_t)t->d);
-  for (int i = 0; i < t->d && i < MG_MAX_DIMS; i++) {
-    mg_memo_key_u64(k, t->n[i]);
-    mg_memo_key_u64(k, (uint64_t)t->wrap[i]);
-  }
-  mg_memo_key_u64(k, (uint64_t)m->switching);
-  mg_memo_key_u64(k, (uint64_t)m->port);
-  mg_memo_key_u64(k, (uint64_t)m->contention);
-  mg_memo_key_f64(k, m->ts);
-  mg_memo_key_f64(k, m->td);
-  mg_memo_key_f64(k, m->tl);
-  mg_memo_key_u64(k, m->ell);
-  mg_memo_key_f64(k, m->o);
-  mg_memo_key_f64(k, m->orecv);
-  mg_memo_key_u64(k, (uint64_t)m->timing);
-  mg_memo_key_u64(k, (uint64_t)m->nbwf);
-  for (int i = 0; i < m->nbwf && i < MG_MAX_BWF; i++) {
-    mg_memo_key_u64(k, m->bwf_at[i]);
-    mg_memo_key_f64(k, m->bwf[i]);
-  }
-  mg_memo_key_u64(k, (uint64_t)m->share);
-  mg_memo_key_u64(k, (uint64_t)m->routes);
-  mg_memo_key_u64(k, m->detach);
-  mg_memo_key_f64(k, m->ack);
+  char buf[1536], x[32];
+  key_add(k, mg_problem_name(pb->problem));
+  key_add(k, mg_topo_format(&pb->topo, buf, sizeof buf));
+  mg_model_format(&pb->model, buf, sizeof buf);
+  if (strlen(buf) + 1 >= sizeof buf) k->full = 1; /* cut short: not the whole model */
+  key_add(k, buf);
+  key_add(k, mg_fmt_double(pb->bytes, x, sizeof x));
 }
 
 static memo_entry *memo_find(const mg_memo_key *k) {
   for (int i = 0; i < MEMO_SLOTS; i++)
-    if (memo[i].used && memo[i].nkey == k->n && !memcmp(memo[i].key, k->w, k->n * sizeof k->w[0])) return &memo[i];
+    if (memo[i].used && memo[i].nkey == k->n && !memcmp(memo[i].key, k->s, k->n)) return &memo[i];
   return NULL;
 }
 
@@ -117,14 +99,14 @@ int mg_memo_get(const mg_memo_key *k, void *val, size_t nval) {
 
 void mg_memo_put(const mg_memo_key *k, const void *val, size_t nval) {
   if (k->full || nval > MEMO_MAX_BYTES) return;
-  uint64_t *key = malloc(k->n * sizeof *key + 1);
+  char *key = malloc(k->n + 1);
   unsigned char *copy = malloc(nval + 1);
   if (!key || !copy) {
     free(key);
     free(copy);
     return;
   }
-  memcpy(key, k->w, k->n * sizeof *key);
+  memcpy(key, k->s, k->n);
   memcpy(copy, val, nval);
   pthread_mutex_lock(&memo_lock);
   memo_entry *e = memo_find(k); /* another thread's search of the same key: replaced, the same bytes */
@@ -133,7 +115,7 @@ void mg_memo_put(const mg_memo_key *k, const void *val, size_t nval) {
     for (int i = 1; i < MEMO_SLOTS && e->used; i++)
       if (memo[i].used < e->used) e = &memo[i];
   }
-  uint64_t *old_key = e->key;
+  char *old_key = e->key;
   unsigned char *old_val = e->val;
   *e = (memo_entry){.key = key, .nkey = k->n, .val = copy, .nval = nval, .used = ++memo_clock};
   pthread_mutex_unlock(&memo_lock);
