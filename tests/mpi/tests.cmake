@@ -2,6 +2,11 @@
 # CMakeLists.txt when MPI is found and MG_TESTS is on (the libraries and
 # tools they test: src/mpi/mpi.cmake).
 set(MG_MPIEXEC ${MPIEXEC_EXECUTABLE} --allow-run-as-root --oversubscribe)
+# PROCESSORS below: an MPI test asks CTest for as many processors as it
+# starts ranks (CTest gives a test at most -j), so one of many ranks runs
+# alone. Waiting ranks poll: on the CI's two cores mpi_alltoall_all_np16
+# took 15 s alone and 60 s beside smpi_paragon_9x9 (38 s alone, 87 s
+# beside it).
 foreach(prog allgather_all alltoall_all)
   add_executable(mpi_${prog} ${CMAKE_CURRENT_LIST_DIR}/${prog}.c)
   target_link_libraries(mpi_${prog} PRIVATE meshgossip_mpi)
@@ -30,7 +35,7 @@ foreach(line ${MG_MPI_TESTS})
   foreach(np ${words})
     add_test(NAME mpi_${prog}_np${np}
              COMMAND ${MG_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} ${np} $<TARGET_FILE:mpi_${prog}>)
-    set_tests_properties(mpi_${prog}_np${np} PROPERTIES TIMEOUT 180 LABELS mpi
+    set_tests_properties(mpi_${prog}_np${np} PROPERTIES TIMEOUT 180 LABELS mpi PROCESSORS ${np}
                          ENVIRONMENT "OMPI_MCA_rmaps_base_oversubscribe=1;MESHGOSSIP_VERBOSE=0")
   endforeach()
 endforeach()
@@ -42,7 +47,7 @@ add_executable(mpi_edges ${CMAKE_CURRENT_LIST_DIR}/edges.c)
 target_link_libraries(mpi_edges PRIVATE meshgossip_mpi)
 foreach(np 1 4)
   add_test(NAME mpi_edges_np${np} COMMAND ${MG_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} ${np} $<TARGET_FILE:mpi_edges>)
-  set_tests_properties(mpi_edges_np${np} PROPERTIES TIMEOUT 60 LABELS mpi
+  set_tests_properties(mpi_edges_np${np} PROPERTIES TIMEOUT 60 LABELS mpi PROCESSORS ${np}
                        ENVIRONMENT "OMPI_MCA_rmaps_base_oversubscribe=1;MESHGOSSIP_VERBOSE=0")
 endforeach()
 
@@ -50,6 +55,7 @@ endforeach()
 add_executable(mpi_unmodified ${CMAKE_CURRENT_LIST_DIR}/unmodified.c)
 target_link_libraries(mpi_unmodified PRIVATE MPI::MPI_C)
 add_test(NAME mpi_unmodified_plain COMMAND ${MG_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} 4 $<TARGET_FILE:mpi_unmodified>)
+set_tests_properties(mpi_unmodified_plain PROPERTIES PROCESSORS 4)
 # Under ASan the sanitizer runtime must come first in LD_PRELOAD.
 set(MG_PRELOAD $<TARGET_FILE:meshgossip-pmpi>)
 if(MG_SANITIZE)
@@ -61,9 +67,11 @@ set(MG_INTERPOSED bash ${CMAKE_CURRENT_LIST_DIR}/interposed.sh ${MPIEXEC_EXECUTA
     $<TARGET_FILE:mpi_unmodified>)
 # ring of 6: our ring/concentrate take MPI_Allgather
 add_test(NAME mpi_interposed_ring6 COMMAND ${MG_INTERPOSED} 6)
+set_tests_properties(mpi_interposed_ring6 PROPERTIES PROCESSORS 6)
 set_tests_properties(mpi_interposed_ring6 PROPERTIES ENVIRONMENT "EXPECT=MPI_Allgather on 6 ranks, count 4099: meshgossip")
 # explicit algorithm on a ring of 9
 add_test(NAME mpi_interposed_concentrate9 COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_ALLGATHER=concentrate MESHGOSSIP_TOPO=ring:9)
+set_tests_properties(mpi_interposed_concentrate9 PROPERTIES PROCESSORS 9)
 set_tests_properties(mpi_interposed_concentrate9 PROPERTIES ENVIRONMENT "EXPECT=count 3: meshgossip concentrate on ring:9")
 # a topology of the wrong size: every call falls back to PMPI, results stay right
 # auto follows MESHGOSSIP_MODEL (priced under contention=shared): start-ups
@@ -72,26 +80,33 @@ set_tests_properties(mpi_interposed_concentrate9 PROPERTIES ENVIRONMENT "EXPECT=
 # mpi-allgather-direct's ceil(8/2)), bytes dear -> ring (least volume; ties
 # with circgos a=9)
 add_test(NAME mpi_interposed_model_startup COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=ts=1,tl=1e-12)
+set_tests_properties(mpi_interposed_model_startup PROPERTIES PROCESSORS 9)
 set_tests_properties(mpi_interposed_model_startup PROPERTIES ENVIRONMENT "EXPECT=count 4099: meshgossip torus-ternary on ring:9")
 add_test(NAME mpi_interposed_model_bytes COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=ts=0,tl=1)
+set_tests_properties(mpi_interposed_model_bytes PROPERTIES PROCESSORS 9)
 set_tests_properties(mpi_interposed_model_bytes PROPERTIES ENVIRONMENT "EXPECT=count 4099: meshgossip ring on ring:9")
 # a per-size spec (src/algo/spec_size.c): concentrate up to 100 bytes per rank, ring above
 add_test(NAME mpi_interposed_bysize_small COMMAND ${MG_INTERPOSED} 9 "MESHGOSSIP_ALLGATHER=concentrate<=100;ring" MESHGOSSIP_TOPO=ring:9)
+set_tests_properties(mpi_interposed_bysize_small PROPERTIES PROCESSORS 9)
 set_tests_properties(mpi_interposed_bysize_small PROPERTIES TIMEOUT 60 LABELS mpi ENVIRONMENT "EXPECT=count 3: meshgossip concentrate on ring:9")
 add_test(NAME mpi_interposed_bysize_large COMMAND ${MG_INTERPOSED} 9 "MESHGOSSIP_ALLGATHER=concentrate<=100;ring" MESHGOSSIP_TOPO=ring:9)
+set_tests_properties(mpi_interposed_bysize_large PROPERTIES PROCESSORS 9)
 set_tests_properties(mpi_interposed_bysize_large PROPERTIES TIMEOUT 60 LABELS mpi ENVIRONMENT "EXPECT=count 4099: meshgossip ring on ring:9")
 # ranks set apart by their environment (a review: they hung in plans the
 # others did not run): another model on rank 0 makes auto choose otherwise,
 # so every rank falls back; pmpi on rank 0 alone takes every rank to PMPI
 add_test(NAME mpi_interposed_rank0_model COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=torus:3x3)
+set_tests_properties(mpi_interposed_rank0_model PROPERTIES PROCESSORS 9)
 set_tests_properties(mpi_interposed_rank0_model PROPERTIES TIMEOUT 150 LABELS mpi ENVIRONMENT
                      "RANK0=MESHGOSSIP_MODEL=ts=5e-6,tl=5e-10,port=one;EXPECT=PMPI \\(the ranks planned differently")
 add_test(NAME mpi_interposed_rank0_pmpi COMMAND ${MG_INTERPOSED} 4 MESHGOSSIP_TOPO=ring:4)
+set_tests_properties(mpi_interposed_rank0_pmpi PROPERTIES PROCESSORS 4)
 set_tests_properties(mpi_interposed_rank0_pmpi PROPERTIES TIMEOUT 150 LABELS mpi ENVIRONMENT
                      "RANK0=MESHGOSSIP_ALLGATHER=pmpi;EXPECT=PMPI \\(MESHGOSSIP_\\* = pmpi\\)")
 # MESHGOSSIP_SYNC=data: the executor without round barriers (src/mpi/exec.c),
 # results byte-checked by the program
 add_test(NAME mpi_interposed_sync_data COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_ALLGATHER=dimwise-colored MESHGOSSIP_TOPO=torus:3x3 MESHGOSSIP_SYNC=data)
+set_tests_properties(mpi_interposed_sync_data PROPERTIES PROCESSORS 9)
 set_tests_properties(mpi_interposed_sync_data PROPERTIES TIMEOUT 60 LABELS mpi ENVIRONMENT "EXPECT=count 4099: meshgossip dimwise-colored on torus:3x3, sync=data")
 # MESHGOSSIP_MODEL=@FILE: the same two models as model files (the form
 # meshgossip-mpi calibrate -o writes: one key a line, # comments)
@@ -99,21 +114,25 @@ file(WRITE ${PROJECT_BINARY_DIR}/model_startup.model "# start-ups dear\nts=1\ntl
 file(WRITE ${PROJECT_BINARY_DIR}/model_bytes.model "# bytes dear\nts=0\ntl=1\n")
 add_test(NAME mpi_interposed_model_file_startup
          COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=@${PROJECT_BINARY_DIR}/model_startup.model)
+set_tests_properties(mpi_interposed_model_file_startup PROPERTIES PROCESSORS 9)
 set_tests_properties(mpi_interposed_model_file_startup PROPERTIES TIMEOUT 60 LABELS mpi
                      ENVIRONMENT "EXPECT=count 4099: meshgossip torus-ternary on ring:9")
 add_test(NAME mpi_interposed_model_file_bytes
          COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=@${PROJECT_BINARY_DIR}/model_bytes.model)
+set_tests_properties(mpi_interposed_model_file_bytes PROPERTIES PROCESSORS 9)
 set_tests_properties(mpi_interposed_model_file_bytes PROPERTIES TIMEOUT 60 LABELS mpi
                      ENVIRONMENT "EXPECT=count 4099: meshgossip ring on ring:9")
 # calibrate -o writes a model file that the library reads back
 add_test(NAME mpi_calibrate_model_file
          COMMAND bash -c "${MPIEXEC_EXECUTABLE} --allow-run-as-root --oversubscribe -np 3 $<TARGET_FILE:meshgossip-mpi> calibrate --sizes 1024,4096 --reps 2 -o ${PROJECT_BINARY_DIR}/calibrated_np3.model && grep -E '^o=[0-9.e+-]+$' ${PROJECT_BINARY_DIR}/calibrated_np3.model && $<TARGET_FILE:meshgossip-cli> run --algo ring --topo ring:3 --bytes 1024 --model @${PROJECT_BINARY_DIR}/calibrated_np3.model")
-set_tests_properties(mpi_calibrate_model_file PROPERTIES TIMEOUT 120 LABELS mpi
+set_tests_properties(mpi_calibrate_model_file PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS 3
                      PASS_REGULAR_EXPRESSION "verified")
 # an intercommunicator goes to PMPI
 add_test(NAME mpi_interposed_intercomm COMMAND ${MG_INTERPOSED} 4)
+set_tests_properties(mpi_interposed_intercomm PROPERTIES PROCESSORS 4)
 set_tests_properties(mpi_interposed_intercomm PROPERTIES ENVIRONMENT "EXPECT=MPI_Allgather on 2 ranks, count 1: PMPI \\(intercommunicator\\)")
 add_test(NAME mpi_interposed_fallback COMMAND ${MG_INTERPOSED} 4 MESHGOSSIP_TOPO=ring:5)
+set_tests_properties(mpi_interposed_fallback PROPERTIES PROCESSORS 4)
 set_tests_properties(mpi_interposed_fallback PROPERTIES ENVIRONMENT "EXPECT=MPI_Allgather on 4 ranks, count 3: PMPI \\(topology ring:5 has 5 nodes")
 set_tests_properties(mpi_unmodified_plain mpi_interposed_ring6 mpi_interposed_intercomm mpi_interposed_model_startup
                      mpi_interposed_model_bytes mpi_interposed_concentrate9 mpi_interposed_fallback
@@ -122,7 +141,7 @@ set_tests_properties(mpi_unmodified_plain mpi_interposed_ring6 mpi_interposed_in
 # meshgossip-mpi (src/mpi/mpi.cmake): calibrate and bench
 add_test(NAME mpi_calibrate COMMAND ${MG_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} 3 $<TARGET_FILE:meshgossip-mpi> calibrate
          --sizes 0,4096,65536 --reps 3)
-set_tests_properties(mpi_calibrate PROPERTIES TIMEOUT 60 LABELS mpi PASS_REGULAR_EXPRESSION "--model ts=[0-9.e+-]+,td=0,tl=")
+set_tests_properties(mpi_calibrate PROPERTIES TIMEOUT 60 LABELS mpi PROCESSORS 3 PASS_REGULAR_EXPRESSION "--model ts=[0-9.e+-]+,td=0,tl=")
 # bench in the OSU micro-benchmarks' shape (tests/mpi/bench.sh)
 # (under the sanitizers on 4 ranks only: 9 ranks run the same tool code,
 # 57 s of that stage)
@@ -134,7 +153,7 @@ foreach(coll allgather alltoall)
   foreach(np ${mg_bench_np})
     add_test(NAME mpi_bench_${coll}_np${np} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/bench.sh ${MPIEXEC_EXECUTABLE}
                                                   $<TARGET_FILE:meshgossip-mpi> ${np} ${coll})
-    set_tests_properties(mpi_bench_${coll}_np${np} PROPERTIES TIMEOUT 60 LABELS mpi)
+    set_tests_properties(mpi_bench_${coll}_np${np} PROPERTIES TIMEOUT 60 LABELS mpi PROCESSORS ${np})
   endforeach()
 endforeach()
 
@@ -145,7 +164,7 @@ foreach(case gossip bus exchange broken)
   add_test(NAME mpi_dist_${case}
            COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/dist.sh ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:meshgossip-cli>
                    $<TARGET_FILE:meshgossip-mpi> ${case})
-  set_tests_properties(mpi_dist_${case} PROPERTIES TIMEOUT 120 LABELS mpi SKIP_RETURN_CODE 77)
+  set_tests_properties(mpi_dist_${case} PROPERTIES TIMEOUT 120 LABELS mpi SKIP_RETURN_CODE 77 PROCESSORS 4) # 1..4 ranks
 endforeach()
 
 # The interposer under stress (tests/mpi/stress.c): each case on 1..16
@@ -158,7 +177,7 @@ foreach(case mismatch topo types inter comms threads)
     add_test(NAME mpi_stress_${case}_np${np}
              COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/stress.sh ${MPIEXEC_EXECUTABLE} ${MG_PRELOAD}
                      $<TARGET_FILE:mpi_stress> ${case} ${np})
-    set_tests_properties(mpi_stress_${case}_np${np} PROPERTIES TIMEOUT 120 LABELS mpi)
+    set_tests_properties(mpi_stress_${case}_np${np} PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS ${np})
   endforeach()
 endforeach()
 # bench/mpi_cache_rss.c: RSS over 100,000 interposed calls (bench/mpi_stress.sh)
@@ -177,7 +196,7 @@ foreach(np 1 4 9 16)
   add_test(NAME mpi_coverage_np${np}
            COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/coverage.sh ${MPIEXEC_EXECUTABLE} ${MG_PRELOAD}
                    $<TARGET_FILE:mpi_coverage> ${np})
-  set_tests_properties(mpi_coverage_np${np} PROPERTIES TIMEOUT 120 LABELS mpi)
+  set_tests_properties(mpi_coverage_np${np} PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS ${np})
 endforeach()
 
 # Under the sanitizers every rank runs 2-5x slower and up to 16 ranks share
@@ -222,39 +241,3 @@ if(MG_SANITIZE)
   endforeach()
 endif()
 
-# CTest runs as many tests at once as it has cores (-j), but an MPI test of
-# n ranks runs n processes, which poll while they wait: on the CI's two
-# cores mpi_alltoall_all_np16 took 15 s alone and 60 s beside
-# smpi_paragon_9x9 (38 s alone, 87 s beside it). So each MPI test asks for
-# as many of CTest's processors as it starts ranks (CTest gives a test at
-# most -j), and one of many ranks runs alone: the name's _npN, else the
-# list below (the NP of interposed.sh, meshgossip-mpi calibrate's 3), else
-# 4 (dist.sh runs up to 4 ranks).
-set(MG_MPI_RANKS
-    mpi_unmodified_plain:4 mpi_interposed_ring6:6 mpi_interposed_concentrate9:9 mpi_interposed_model_startup:9
-    mpi_interposed_model_bytes:9 mpi_interposed_bysize_small:9 mpi_interposed_bysize_large:9
-    mpi_interposed_rank0_model:9 mpi_interposed_rank0_pmpi:4 mpi_interposed_sync_data:9
-    mpi_interposed_model_file_startup:9 mpi_interposed_model_file_bytes:9 mpi_interposed_intercomm:4
-    mpi_interposed_fallback:4 mpi_calibrate:3 mpi_calibrate_model_file:3)
-get_property(mg_all_tests DIRECTORY ${PROJECT_SOURCE_DIR} PROPERTY TESTS)
-foreach(t ${mg_all_tests})
-  if(NOT t MATCHES "^mpi_")
-    continue()
-  endif()
-  set(mg_np 4)
-  if(t MATCHES "_np([0-9]+)$")
-    set(mg_np ${CMAKE_MATCH_1})
-  endif()
-  foreach(pair ${MG_MPI_RANKS})
-    if(pair MATCHES "^${t}:([0-9]+)$")
-      set(mg_np ${CMAKE_MATCH_1})
-    endif()
-  endforeach()
-  set_tests_properties(${t} PROPERTIES PROCESSORS ${mg_np})
-endforeach()
-foreach(pair ${MG_MPI_RANKS})
-  string(REGEX REPLACE ":.*" "" t "${pair}")
-  if(NOT TEST ${t})
-    message(FATAL_ERROR "MG_MPI_RANKS names ${t}, which is no test")
-  endif()
-endforeach()
