@@ -16,10 +16,18 @@ small (about 8500 variables for 4/4/4) and CaDiCaL decides the shift-invariant c
 2-core machine): 3/1/1 and 4/2/1 unsatisfiable in 0.3 s, 4/4/4 in 3 s, 5/5/5 in 30 s, 6/6/6 in 6.4 minutes;
 as a check, TORGOS's own 4 rounds 3/3/1/1 satisfiable in 0.3 s. Undecided after 40 minutes: 8/8/8 (every
 straight path of the period) and 4/4/4 --full. --bend adds the dimension-ordered paths that turn once
-(x, then y): 3/3/3 --bend unsatisfiable in 0.8 s, 4/4/4 --bend undecided after 15 minutes.
+(x, then y): 3/3/3 --bend unsatisfiable in 0.8 s, 4/4/4 --bend undecided after 15 minutes. With straight
+paths, every round needs one of 4 hops or more: 8/8/1, 8/1/8 and 1/8/8 unsatisfiable in under 1 s each, 8/8/2
+in 21 s, 8/8/3 in 3 minutes, 8/3/8 in 76 s, 3/8/8 in 38 s; 8/8/4 undecided after 20 minutes.
+
+--slope=K puts the classes on the points (c, K c) instead (K prime to 9: TORGOS's phases 1-3 reach that state
+as they reach the diagonal, every row and column meeting the points once per 9 nodes; up to the torus's
+symmetries K = 2 is the only other case) and takes the schedule invariant under the shift (1, K): 3/3/1/1
+satisfiable in 0.1 s; 3/3/3, 4/4/4, 5/5/5 and 6/6/6 unsatisfiable in 0.1 s, 6.6 s, 84 s and 15 minutes,
+8/8/1, 8/8/2 and 8/8/3 in 1 s, 18 s and 92 s.
 
 Not part of the build or the tests: it needs CaDiCaL (Debian: cadical).
-Usage: torgos_finish9_sat.py H1/H2/H3 [--full] [--bend] [--print]
+Usage: torgos_finish9_sat.py H1/H2/H3 [--full] [--bend] [--slope=K] [--print]
 """
 import itertools
 import os
@@ -70,19 +78,26 @@ class Cnf:
         return status, model
 
 
-def build(hmax, full, bend):
-    """Nodes are the 81 points of the period (--full) or the 9 orbits (d, 0) of the shift (1, 1)."""
+def build(hmax, full, bend, slope=1):
+    """Nodes are the 81 points of the period (--full) or the 9 orbits of the shift (1, slope): (d, 0) for
+    slope 1 (the order of the results above), (0, e) otherwise."""
     R = len(hmax)
     f = Cnf()
     T = f.true
     classes = [(w, c) for w in "WB" for c in range(N)]
-    nodes = [(a, b) for a in range(N) for b in range(N)] if full else [(d, 0) for d in range(N)]
+    if full:
+        nodes = [(a, b) for a in range(N) for b in range(N)]
+    else:
+        nodes = [(d, 0) for d in range(N)] if slope == 1 else [(0, e) for e in range(N)]
 
     def place(u, v):
         """(u, v) as (node, shift of its classes): itself, or its orbit's representative and the shift."""
         if full:
             return (u % N, v % N), 0
-        return ((u - v) % N, 0), v % N
+        if slope == 1:
+            return ((u - v) % N, 0), v % N
+        # (u, v) is (0, v - slope u) shifted u times by (1, slope)
+        return (0, (v - slope * u) % N), u % N
 
     H = max(hmax)
     # a path is its tail and its offset (dx, dy); routed x first, then y, as a dimension-ordered wormhole
@@ -120,8 +135,8 @@ def build(hmax, full, bend):
         for n in nodes:
             for q in classes:
                 if i == 0:
-                    # point (c, c) holds W_c and B_c: under the shift, orbit (0, 0) holds W_0 and B_0
-                    h[i, n, q] = T if n == place(q[1], q[1])[0] and (full or q[1] == 0) else -T
+                    # point (c, slope c) holds W_c and B_c: under the shift, orbit (0, 0) holds W_0 and B_0
+                    h[i, n, q] = T if n == place(q[1], slope * q[1])[0] and (full or q[1] == 0) else -T
                 elif i == R:
                     h[i, n, q] = T
                 else:
@@ -163,9 +178,16 @@ def build(hmax, full, bend):
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     hmax = [int(t) for t in args[0].split("/")]
-    f, use, x, paths, classes = build(hmax, "--full" in sys.argv, "--bend" in sys.argv)
+    text = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--slope=")), "1")
+    if not text.lstrip("-").isdigit():
+        sys.exit(f"--slope={text}: K must be an integer prime to 9")
+    slope = int(text)
+    if slope % 3 == 0:
+        sys.exit("--slope=K: K must be prime to 9 (every row and column then meets the points once)")
+    f, use, x, paths, classes = build(hmax, "--full" in sys.argv, "--bend" in sys.argv, slope % N)
     status, model = f.solve()
     shape = (" (no symmetry)" if "--full" in sys.argv else "") + (" (bent paths)" if "--bend" in sys.argv else "")
+    shape += f" (points (c, {slope % N}c))" if slope % N != 1 else ""
     print(f"path lengths {args[0]}{shape}: {status}")
     if "--print" in sys.argv and status == "SATISFIABLE":
         for i in range(len(hmax)):
