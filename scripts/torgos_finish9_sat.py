@@ -24,7 +24,7 @@ in 21 s, 8/8/3 in 3 minutes, 8/3/8 in 76 s, 3/8/8 in 38 s; 8/8/4 undecided after
 as they reach the diagonal, every row and column meeting the points once per 9 nodes; up to the torus's
 symmetries K = 2 is the only other case) and takes the schedule invariant under the shift (1, K): 3/3/1/1
 satisfiable in 0.1 s; 3/3/3, 4/4/4, 5/5/5 and 6/6/6 unsatisfiable in 0.1 s, 6.6 s, 84 s and 15 minutes,
-8/8/1, 8/8/2 and 8/8/3 in 1 s, 18 s and 92 s.
+8/8/1, 8/8/2 and 8/8/3 in 1 s, 18 s and 92 s; 8/8/8 undecided after 21 minutes.
 
 Not part of the build or the tests: it needs CaDiCaL (Debian: cadical).
 Usage: torgos_finish9_sat.py H1/H2/H3 [--full] [--bend] [--slope=K] [--print]
