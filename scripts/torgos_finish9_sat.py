@@ -17,8 +17,9 @@ small (about 8500 variables for 4/4/4) and CaDiCaL decides the shift-invariant c
 as a check, TORGOS's own 4 rounds 3/3/1/1 satisfiable in 0.3 s. Undecided after 40 minutes: 8/8/8 (every
 straight path of the period) and 4/4/4 --full. --bend adds the dimension-ordered paths that turn once
 (x, then y): 3/3/3 --bend unsatisfiable in 0.8 s, 4/4/4 --bend undecided after 15 minutes. With straight
-paths, every round needs one of 4 hops or more: 8/8/1, 8/1/8 and 1/8/8 unsatisfiable in under 1 s each, 8/8/2
-in 21 s, 8/8/3 in 3 minutes, 8/3/8 in 76 s, 3/8/8 in 38 s; 8/8/4 undecided after 20 minutes.
+paths, every round needs one of 4 hops or more, the first and the last one of 5 or more: 8/8/1, 8/1/8 and 1/8/8
+unsatisfiable in under 1 s each, 8/8/2 in 21 s, 8/8/3 in 3 minutes, 8/3/8 in 76 s, 3/8/8 in 38 s, 8/8/4 in 23
+minutes, 4/8/8 in 26 minutes (8/4/8 not run).
 
 --slope=K puts the classes on the points (c, K c) instead (K prime to 9: TORGOS's phases 1-3 reach that state
 as they reach the diagonal, every row and column meeting the points once per 9 nodes; up to the torus's
