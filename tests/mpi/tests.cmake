@@ -67,12 +67,10 @@ set(MG_INTERPOSED bash ${CMAKE_CURRENT_LIST_DIR}/interposed.sh ${MPIEXEC_EXECUTA
     $<TARGET_FILE:mpi_unmodified>)
 # ring of 6: our ring/concentrate take MPI_Allgather
 add_test(NAME mpi_interposed_ring6 COMMAND ${MG_INTERPOSED} 6)
-set_tests_properties(mpi_interposed_ring6 PROPERTIES PROCESSORS 6)
-set_tests_properties(mpi_interposed_ring6 PROPERTIES ENVIRONMENT "EXPECT=MPI_Allgather on 6 ranks, count 4099: meshgossip")
+set_tests_properties(mpi_interposed_ring6 PROPERTIES PROCESSORS 6 ENVIRONMENT "EXPECT=MPI_Allgather on 6 ranks, count 4099: meshgossip")
 # explicit algorithm on a ring of 9
 add_test(NAME mpi_interposed_concentrate9 COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_ALLGATHER=concentrate MESHGOSSIP_TOPO=ring:9)
-set_tests_properties(mpi_interposed_concentrate9 PROPERTIES PROCESSORS 9)
-set_tests_properties(mpi_interposed_concentrate9 PROPERTIES ENVIRONMENT "EXPECT=count 3: meshgossip concentrate on ring:9")
+set_tests_properties(mpi_interposed_concentrate9 PROPERTIES PROCESSORS 9 ENVIRONMENT "EXPECT=count 3: meshgossip concentrate on ring:9")
 # a topology of the wrong size: every call falls back to PMPI, results stay right
 # auto follows MESHGOSSIP_MODEL (priced under contention=shared): start-ups
 # dear -> torus-ternary (2 start-ups on a ring of 9, log3 9, Juurlink-Rao-
@@ -80,47 +78,38 @@ set_tests_properties(mpi_interposed_concentrate9 PROPERTIES ENVIRONMENT "EXPECT=
 # mpi-allgather-direct's ceil(8/2)), bytes dear -> ring (least volume; ties
 # with circgos a=9)
 add_test(NAME mpi_interposed_model_startup COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=ts=1,tl=1e-12)
-set_tests_properties(mpi_interposed_model_startup PROPERTIES PROCESSORS 9)
-set_tests_properties(mpi_interposed_model_startup PROPERTIES ENVIRONMENT "EXPECT=count 4099: meshgossip torus-ternary on ring:9")
+set_tests_properties(mpi_interposed_model_startup PROPERTIES PROCESSORS 9 ENVIRONMENT "EXPECT=count 4099: meshgossip torus-ternary on ring:9")
 add_test(NAME mpi_interposed_model_bytes COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=ts=0,tl=1)
-set_tests_properties(mpi_interposed_model_bytes PROPERTIES PROCESSORS 9)
-set_tests_properties(mpi_interposed_model_bytes PROPERTIES ENVIRONMENT "EXPECT=count 4099: meshgossip ring on ring:9")
+set_tests_properties(mpi_interposed_model_bytes PROPERTIES PROCESSORS 9 ENVIRONMENT "EXPECT=count 4099: meshgossip ring on ring:9")
 # a per-size spec (src/algo/spec_size.c): concentrate up to 100 bytes per rank, ring above
 add_test(NAME mpi_interposed_bysize_small COMMAND ${MG_INTERPOSED} 9 "MESHGOSSIP_ALLGATHER=concentrate<=100;ring" MESHGOSSIP_TOPO=ring:9)
-set_tests_properties(mpi_interposed_bysize_small PROPERTIES PROCESSORS 9)
-set_tests_properties(mpi_interposed_bysize_small PROPERTIES TIMEOUT 60 LABELS mpi ENVIRONMENT "EXPECT=count 3: meshgossip concentrate on ring:9")
+set_tests_properties(mpi_interposed_bysize_small PROPERTIES PROCESSORS 9 TIMEOUT 60 LABELS mpi ENVIRONMENT "EXPECT=count 3: meshgossip concentrate on ring:9")
 add_test(NAME mpi_interposed_bysize_large COMMAND ${MG_INTERPOSED} 9 "MESHGOSSIP_ALLGATHER=concentrate<=100;ring" MESHGOSSIP_TOPO=ring:9)
-set_tests_properties(mpi_interposed_bysize_large PROPERTIES PROCESSORS 9)
-set_tests_properties(mpi_interposed_bysize_large PROPERTIES TIMEOUT 60 LABELS mpi ENVIRONMENT "EXPECT=count 4099: meshgossip ring on ring:9")
+set_tests_properties(mpi_interposed_bysize_large PROPERTIES PROCESSORS 9 TIMEOUT 60 LABELS mpi ENVIRONMENT "EXPECT=count 4099: meshgossip ring on ring:9")
 # ranks set apart by their environment (a review: they hung in plans the
 # others did not run): another model on rank 0 makes auto choose otherwise,
 # so every rank falls back; pmpi on rank 0 alone takes every rank to PMPI
 add_test(NAME mpi_interposed_rank0_model COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=torus:3x3)
-set_tests_properties(mpi_interposed_rank0_model PROPERTIES PROCESSORS 9)
-set_tests_properties(mpi_interposed_rank0_model PROPERTIES TIMEOUT 150 LABELS mpi ENVIRONMENT
+set_tests_properties(mpi_interposed_rank0_model PROPERTIES PROCESSORS 9 TIMEOUT 150 LABELS mpi ENVIRONMENT
                      "RANK0=MESHGOSSIP_MODEL=ts=5e-6,tl=5e-10,port=one;EXPECT=PMPI \\(the ranks planned differently")
 add_test(NAME mpi_interposed_rank0_pmpi COMMAND ${MG_INTERPOSED} 4 MESHGOSSIP_TOPO=ring:4)
-set_tests_properties(mpi_interposed_rank0_pmpi PROPERTIES PROCESSORS 4)
-set_tests_properties(mpi_interposed_rank0_pmpi PROPERTIES TIMEOUT 150 LABELS mpi ENVIRONMENT
+set_tests_properties(mpi_interposed_rank0_pmpi PROPERTIES PROCESSORS 4 TIMEOUT 150 LABELS mpi ENVIRONMENT
                      "RANK0=MESHGOSSIP_ALLGATHER=pmpi;EXPECT=PMPI \\(MESHGOSSIP_\\* = pmpi\\)")
 # MESHGOSSIP_SYNC=data: the executor without round barriers (src/mpi/exec.c),
 # results byte-checked by the program
 add_test(NAME mpi_interposed_sync_data COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_ALLGATHER=dimwise-colored MESHGOSSIP_TOPO=torus:3x3 MESHGOSSIP_SYNC=data)
-set_tests_properties(mpi_interposed_sync_data PROPERTIES PROCESSORS 9)
-set_tests_properties(mpi_interposed_sync_data PROPERTIES TIMEOUT 60 LABELS mpi ENVIRONMENT "EXPECT=count 4099: meshgossip dimwise-colored on torus:3x3, sync=data")
+set_tests_properties(mpi_interposed_sync_data PROPERTIES PROCESSORS 9 TIMEOUT 60 LABELS mpi ENVIRONMENT "EXPECT=count 4099: meshgossip dimwise-colored on torus:3x3, sync=data")
 # MESHGOSSIP_MODEL=@FILE: the same two models as model files (the form
 # meshgossip-mpi calibrate -o writes: one key a line, # comments)
 file(WRITE ${PROJECT_BINARY_DIR}/model_startup.model "# start-ups dear\nts=1\ntl=1e-12\n")
 file(WRITE ${PROJECT_BINARY_DIR}/model_bytes.model "# bytes dear\nts=0\ntl=1\n")
 add_test(NAME mpi_interposed_model_file_startup
          COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=@${PROJECT_BINARY_DIR}/model_startup.model)
-set_tests_properties(mpi_interposed_model_file_startup PROPERTIES PROCESSORS 9)
-set_tests_properties(mpi_interposed_model_file_startup PROPERTIES TIMEOUT 60 LABELS mpi
+set_tests_properties(mpi_interposed_model_file_startup PROPERTIES PROCESSORS 9 TIMEOUT 60 LABELS mpi
                      ENVIRONMENT "EXPECT=count 4099: meshgossip torus-ternary on ring:9")
 add_test(NAME mpi_interposed_model_file_bytes
          COMMAND ${MG_INTERPOSED} 9 MESHGOSSIP_TOPO=ring:9 MESHGOSSIP_MODEL=@${PROJECT_BINARY_DIR}/model_bytes.model)
-set_tests_properties(mpi_interposed_model_file_bytes PROPERTIES PROCESSORS 9)
-set_tests_properties(mpi_interposed_model_file_bytes PROPERTIES TIMEOUT 60 LABELS mpi
+set_tests_properties(mpi_interposed_model_file_bytes PROPERTIES PROCESSORS 9 TIMEOUT 60 LABELS mpi
                      ENVIRONMENT "EXPECT=count 4099: meshgossip ring on ring:9")
 # calibrate -o writes a model file that the library reads back
 add_test(NAME mpi_calibrate_model_file
@@ -129,11 +118,9 @@ set_tests_properties(mpi_calibrate_model_file PROPERTIES TIMEOUT 120 LABELS mpi 
                      PASS_REGULAR_EXPRESSION "verified")
 # an intercommunicator goes to PMPI
 add_test(NAME mpi_interposed_intercomm COMMAND ${MG_INTERPOSED} 4)
-set_tests_properties(mpi_interposed_intercomm PROPERTIES PROCESSORS 4)
-set_tests_properties(mpi_interposed_intercomm PROPERTIES ENVIRONMENT "EXPECT=MPI_Allgather on 2 ranks, count 1: PMPI \\(intercommunicator\\)")
+set_tests_properties(mpi_interposed_intercomm PROPERTIES PROCESSORS 4 ENVIRONMENT "EXPECT=MPI_Allgather on 2 ranks, count 1: PMPI \\(intercommunicator\\)")
 add_test(NAME mpi_interposed_fallback COMMAND ${MG_INTERPOSED} 4 MESHGOSSIP_TOPO=ring:5)
-set_tests_properties(mpi_interposed_fallback PROPERTIES PROCESSORS 4)
-set_tests_properties(mpi_interposed_fallback PROPERTIES ENVIRONMENT "EXPECT=MPI_Allgather on 4 ranks, count 3: PMPI \\(topology ring:5 has 5 nodes")
+set_tests_properties(mpi_interposed_fallback PROPERTIES PROCESSORS 4 ENVIRONMENT "EXPECT=MPI_Allgather on 4 ranks, count 3: PMPI \\(topology ring:5 has 5 nodes")
 set_tests_properties(mpi_unmodified_plain mpi_interposed_ring6 mpi_interposed_intercomm mpi_interposed_model_startup
                      mpi_interposed_model_bytes mpi_interposed_concentrate9 mpi_interposed_fallback
                      PROPERTIES TIMEOUT 60 LABELS mpi)
