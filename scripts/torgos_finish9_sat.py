@@ -27,8 +27,16 @@ symmetries K = 2 is the only other case) and takes the schedule invariant under 
 satisfiable in 0.1 s; 3/3/3, 4/4/4, 5/5/5 and 6/6/6 unsatisfiable in 0.1 s, 6.6 s, 84 s and 15 minutes,
 8/8/1, 8/8/2 and 8/8/3 in 1 s, 18 s and 92 s; 8/8/8 undecided after 21 minutes.
 
+--sizes=C1/C2/... bounds the classes a message of round i carries by C_i, so the sum of the C_i bounds the
+finish's transfer in units of D. Four rounds, as TORGOS's phase 4 (8 D: 3/3/1/1 --sizes=1/1/3/3 satisfiable,
+1/1/3/2 not, 0.2 s each): 4/4/2/1 --sizes=1/1/2/3 is satisfiable in 3 s, a finish of 7 D (--print gives it;
+src/algo/gossip/torgos_finish.c is that schedule, torgos finish=period9). Of the 16 splits of 7 into four
+rounds (the first at most 2: a point holds 2 classes), 15, 15 and 12 are unsatisfiable with the path lengths
+4/4/1/1, 3/3/2/1 and 3/3/3/1 (at most 15 s each; the rest undecided after 20 s), and with 4/4/2/1 so are 1/2/3/1,
+1/3/2/1 and 1/4/1/1 (the rest undecided after 20 s but 1/1/2/3).
+
 Not part of the build or the tests: it needs CaDiCaL (Debian: cadical).
-Usage: torgos_finish9_sat.py H1/H2/H3 [--full] [--bend] [--slope=K] [--print]
+Usage: torgos_finish9_sat.py H1/H2/... [--full] [--bend] [--slope=K] [--sizes=C1/C2/...] [--print]
 """
 import itertools
 import os
@@ -79,7 +87,7 @@ class Cnf:
         return status, model
 
 
-def build(hmax, full, bend, slope=1):
+def build(hmax, full, bend, slope=1, caps=None):
     """Nodes are the 81 points of the period (--full) or the 9 orbits of the shift (1, slope): (d, 0) for
     slope 1 (the order of the results above), (0, e) otherwise."""
     R = len(hmax)
@@ -155,6 +163,8 @@ def build(hmax, full, bend, slope=1):
         for p in paths:
             if (i, p) not in use:
                 continue
+            if caps:
+                f.at_most([x[i, p, q] for q in classes], caps[i])
             for q in classes:
                 f.clauses.append([-x[i, p, q], use[i, p]])
                 held = h[i, p[0], q]
@@ -185,10 +195,16 @@ def main():
     slope = int(text)
     if slope % 3 == 0:
         sys.exit("--slope=K: K must be prime to 9 (every row and column then meets the points once)")
-    f, use, x, paths, classes = build(hmax, "--full" in sys.argv, "--bend" in sys.argv, slope % N)
+    caps = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--sizes=")), None)
+    if caps is not None:
+        if not all(t.isdigit() and int(t) > 0 for t in caps.split("/")) or len(caps.split("/")) != len(hmax):
+            sys.exit(f"--sizes={caps}: one positive whole number of classes a message per round")
+        caps = [int(t) for t in caps.split("/")]
+    f, use, x, paths, classes = build(hmax, "--full" in sys.argv, "--bend" in sys.argv, slope % N, caps)
     status, model = f.solve()
     shape = (" (no symmetry)" if "--full" in sys.argv else "") + (" (bent paths)" if "--bend" in sys.argv else "")
     shape += f" (points (c, {slope % N}c))" if slope % N != 1 else ""
+    shape += f" (at most {'/'.join(map(str, caps))} classes a message)" if caps else ""
     print(f"path lengths {args[0]}{shape}: {status}")
     if "--print" in sys.argv and status == "SATISFIABLE":
         for i in range(len(hmax)):

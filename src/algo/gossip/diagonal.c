@@ -255,10 +255,24 @@ static mg_status best_rounds(uint32_t a, uint32_t s, mg_dg_price_fn price, void 
 mg_status mg_dg_candidates(uint32_t n0, uint32_t n1, int keep, mg_dg_price_fn price, void *parg,
                            mg_status (*visit)(void *arg, const mg_params *ps), void *varg, const char *algo,
                            mg_err *err) {
+  return mg_dg_candidates_with(n0, n1, keep, price, parg, NULL, visit, varg, algo, err);
+}
+
+mg_status mg_dg_candidates_with(uint32_t n0, uint32_t n1, int keep, mg_dg_price_fn price, void *parg,
+                                const char *const *finishes, mg_status (*visit)(void *arg, const mg_params *ps),
+                                void *varg, const char *algo, mg_err *err) {
   dg_keep k = {.keep = keep > MG_DG_MAX_KEEP ? MG_DG_MAX_KEEP : keep, .held = mg_tune_held(visit, varg)};
   for (uint32_t a = 1; a <= n0; a++) {
     if (n0 % a || (n1 && n1 % (n0 / a))) continue;
     uint32_t s = n0 / a;
+    for (const char *const *f = finishes; f && *f; f++) {
+      mg_params ps;
+      double c;
+      memset(&ps, 0, sizeof ps);
+      if (mg_params_set_int(&ps, "a", a, NULL) == MG_OK && mg_params_set(&ps, "finish", *f, NULL) == MG_OK &&
+          price(parg, &ps, &c, NULL) == MG_OK)
+        keep_add(&k, &ps, c);
+    }
     /* s = 1: every point is a diagonal point, nothing to multiply */
     for (uint32_t b = s > 1 ? 2 : 0; b <= s; b++) {
       if (b && s % b) continue;

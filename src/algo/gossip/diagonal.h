@@ -51,5 +51,11 @@ typedef mg_status (*mg_dg_price_fn)(void *arg, const mg_params *ps, double *cost
 mg_status mg_dg_candidates(uint32_t n0, uint32_t n1, int keep, mg_dg_price_fn price, void *parg,
                            mg_status (*visit)(void *arg, const mg_params *ps), void *varg, const char *algo,
                            mg_err *err);
+/* The same, with every a also priced as {a, finish=F} for each F of the
+ * NULL-terminated finishes (torgos: finishes that replace phase 4; an error
+ * from price: not a candidate). */
+mg_status mg_dg_candidates_with(uint32_t n0, uint32_t n1, int keep, mg_dg_price_fn price, void *parg,
+                                const char *const *finishes, mg_status (*visit)(void *arg, const mg_params *ps),
+                                void *varg, const char *algo, mg_err *err);
 
 #endif

@@ -44,7 +44,9 @@
  *   schedule with extra routing rounds for the transfers that would use a
  *   wrap-around link (src/algo/meshemu.h).
  * Parameters: a (default 3), b (default 3, or a list "3/9" of per-round
- *   b_i), x (default: floor(b_i/2); or a list "1/4").
+ *   b_i), x (default: floor(b_i/2); or a list "1/4"), finish (phase4, or
+ *   period9: from spacing 9, four searched rounds in place of phase 4;
+ *   torgos_finish.c).
  *
  * Trace, torus:9x9, a = 3, b = 3, x = 1 (s = 3): round 0: nodes next to a
  * point send their white piece along the row (black: along the column) to it;
@@ -54,15 +56,23 @@
  * round 4 (4.b): every node exchanges 27 pieces with its column neighbours.
  */
 #include "diagonal.h"
+#include "torgos_finish.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, mg_dg_plan *p, mg_err *err) {
+/* finish: 0 = phase 4 (the paper), 1 = period9 (torgos_finish.c) */
+static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, mg_dg_plan *p, int *finish, mg_err *err) {
   int64_t a;
   mg_status st;
   memset(p, 0, sizeof *p);
+  const char *fv = ps ? mg_params_get(ps, "finish") : NULL;
+  *finish = 0;
+  if (fv && strcmp(fv, "phase4") && strcmp(fv, "auto")) {
+    if (strcmp(fv, "period9")) return mg_fail(err, MG_ERR_INVALID, "torgos: finish=%s: phase4 or period9", fv);
+    *finish = 1;
+  }
   p->n[0] = pb->topo.n[0];
   p->n[1] = pb->topo.n[1];
   /* a = auto: 3 as in the paper's tables if it fits, else the least a >= 2
@@ -79,7 +89,14 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, mg_dg
     return mg_fail(err, MG_ERR_UNSUPPORTED, "torgos: the segment n0/a = %u does not divide the extent %u", p->s,
                    p->n[1]);
   uint32_t nmin = p->n[0] < p->n[1] ? p->n[0] : p->n[1];
-  if ((st = mg_dg_plan_rounds(p, ps, "torgos", nmin, err)) != MG_OK) return st;
+  if (*finish) {
+    /* the finish replaces phase 4: no b_j, x_j */
+    if (ps && ((mg_params_get(ps, "b") && strcmp(mg_params_get(ps, "b"), "auto")) ||
+               (mg_params_get(ps, "x") && strcmp(mg_params_get(ps, "x"), "auto"))))
+      return mg_fail(err, MG_ERR_INVALID, "torgos: finish=period9 replaces phase 4, so b and x do not apply");
+    if ((st = mg_tf_check(&pb->topo, p->s, err)) != MG_OK) return st;
+  } else if ((st = mg_dg_plan_rounds(p, ps, "torgos", nmin, err)) != MG_OK)
+    return st;
   return mg_dg_plan_conc(p, err);
 }
 
@@ -90,7 +107,8 @@ static mg_status tg_check(const mg_problem_spec *pb, const mg_params *ps, mg_err
   if (pb->model.port == MG_PORT_ONE)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "torgos sends white and black pieces at once: it needs all-port");
   mg_dg_plan p;
-  mg_status st = make_plan(pb, ps, &p, err);
+  int finish;
+  mg_status st = make_plan(pb, ps, &p, &finish, err);
   mg_dg_plan_free(&p);
   return st;
 }
@@ -272,15 +290,22 @@ static mg_status tg_generate_torus(const mg_problem_spec *pb, const mg_params *p
   tg_phase ph[3 + 2 * MG_DG_MAX_ROUNDS];
   tg_col c[2];
   mg_emit e;
+  mg_tf_state fin = {0};
+  int finish = 0;
   mg_status st;
   memset(&e, 0, sizeof e);
-  MG_CHECK(make_plan(pb, ps, &p, err));
+  memset(&p, 0, sizeof p);
+  MG_CHECK(make_plan(pb, ps, &p, &finish, err));
   colours(&pb->topo, c);
   int nph = list_phases(&p, ph);
   int64_t hint = 0;
   for (int i = 0; i < nph; i++) {
     uint32_t m0 = steps(&p, &c[0], ph[i]), m1 = steps(&p, &c[1], ph[i]);
     hint += m0 > m1 ? m0 : m1;
+  }
+  if (finish) {
+    hint += MG_TF_ROUNDS;
+    MG_CHECK(mg_tf_begin(&fin, &pb->topo, err));
   }
   MG_CHECK(mg_emit_begin(&e, sink, pb, "torgos", ps, 2, 0, hint, err));
   for (int i = 0; i < nph; i++) {
@@ -292,9 +317,14 @@ static mg_status tg_generate_torus(const mg_problem_spec *pb, const mg_params *p
       MG_CHECK(mg_emit_round(&e, err));
     }
   }
+  for (int r = 0; finish && r < MG_TF_ROUNDS; r++) {
+    MG_CHECK(mg_tf_emit(&fin, &pb->topo, r, &e, err));
+    MG_CHECK(mg_emit_round(&e, err));
+  }
   MG_CHECK(mg_emit_end(&e, err));
 out:
   mg_emit_free(&e);
+  mg_tf_free(&fin);
   mg_dg_plan_free(&p);
   return st;
 }
@@ -315,7 +345,7 @@ static mg_status tg_generate(const mg_problem_spec *pb, const mg_params *ps, mg_
 /* The cost of the torus schedule, recounted step by step from the plan:
  * every step costs t_s plus the largest (hops t_d + bytes t_l) of its
  * messages over both colours (wormhole, contention-free rounds). */
-static double plan_cost(const mg_dg_plan *p, const mg_problem_spec *pb) {
+static double plan_cost(const mg_dg_plan *p, int finish, const mg_problem_spec *pb) {
   const mg_model *m = &pb->model;
   double piece = pb->bytes / 2, total = 0;
   tg_col c[2];
@@ -352,6 +382,9 @@ static double plan_cost(const mg_dg_plan *p, const mg_problem_spec *pb) {
       total += m->ts + worst;
     }
   }
+  /* the finish's classes: n0 n1 / 9 origins' pieces of one colour */
+  for (int r = 0; finish && r < MG_TF_ROUNDS; r++)
+    total += m->ts + mg_tf_round_cost(r, m, (double)p->n[0] * p->n[1] / MG_TF_PERIOD * piece);
   return total;
 }
 
@@ -359,9 +392,10 @@ static double plan_cost(const mg_dg_plan *p, const mg_problem_spec *pb) {
 static mg_status tg_price(void *arg, const mg_params *ps, double *cost, mg_err *err) {
   const mg_problem_spec *pt = arg;
   mg_dg_plan p;
-  mg_status st = make_plan(pt, ps, &p, err);
+  int finish;
+  mg_status st = make_plan(pt, ps, &p, &finish, err);
   if (st != MG_OK) return st;
-  *cost = plan_cost(&p, pt);
+  *cost = plan_cost(&p, finish, pt);
   mg_dg_plan_free(&p);
   return MG_OK;
 }
@@ -384,7 +418,8 @@ static mg_status tg_candidates(const mg_problem_spec *pb, mg_status (*visit)(voi
   mg_problem_spec pt = *pb;
   pt.topo.wrap[0] = pt.topo.wrap[1] = 1;
   pt.model.switching = MG_SW_WORMHOLE;
-  return mg_dg_candidates(pb->topo.n[0], pb->topo.n[1], 6, tg_price, &pt, visit, arg, "torgos", err);
+  static const char *const finishes[] = {"period9", NULL};
+  return mg_dg_candidates_with(pb->topo.n[0], pb->topo.n[1], 6, tg_price, &pt, finishes, visit, arg, "torgos", err);
 }
 
 static const mg_param_desc tg_params[] = {
@@ -392,6 +427,9 @@ static const mg_param_desc tg_params[] = {
      "concentration points per row (n0/a = s, the diagonal spacing); auto: 3 if it fits, else the least that does"},
     {"b", "3", "phase-4 factor per round, or a list b0/b1/... multiplying to n0/a"},
     {"x", "auto", "phase-4a steps per round (>= floor(b/2)), or a list; auto = floor(b/2)"},
+    {"finish", "phase4",
+     "phase4: the paper's phase 4; period9: from the diagonal of spacing n0/a = 9 (extents multiples of 9), four "
+     "rounds of 1, 1, 2, 3 classes a message (7 D where phase 4 takes 8 D), found by a SAT search"},
     {NULL, NULL, NULL}};
 
 const mg_algo mg_algo_torgos = {
