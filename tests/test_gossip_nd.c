@@ -162,7 +162,8 @@ static void test_table2_tuned(void **state) {
    * uniform (3, 3, 1) was the best, 1144, above the printed 1122 */
   tuned("torus:27x27", 30, "a=3,finish=period9", 543.5, 584, 605);
   tuned("torus:27x27", 100, "a=3,finish=period9", 1103.5, 1144, 1122);
-  /* r = 250: 8 r + 303.5, still above the printed 2227 (7 rounds needed) */
+  /* r = 250: 8 r + 303.5, still above the printed 2227 (a 4-round finish of
+   * whole classes needs 6 D at least, docs/paper-notes.md) */
   tuned("torus:27x27", 250, "a=3,finish=period9", 2303.5, 2344, -1);
 }
 

@@ -83,11 +83,40 @@ static void test_refusals(void **state) {
   refused("torgos:a=3,finish=phase4", "torus:27x27", MG_OK);
 }
 
+static void tune_held(const char *topo, double r, const char *key, const char *value, const char *want, size_t evals) {
+  mg_problem_spec pb = th_paper(MG_GOSSIP, topo, r);
+  mg_params held, best, second;
+  mg_report br, sr;
+  size_t ev;
+  char ps[128];
+  memset(&held, 0, sizeof held);
+  assert_int_equal(mg_params_set(&held, key, value, NULL), MG_OK);
+  assert_int_equal(mg_tune_with(mg_algo_find("torgos"), &pb, &held, NULL, &best, &br, &second, &sr, &ev, NULL), MG_OK);
+  if (strcmp(mg_params_format(&best, ps, sizeof ps), want) || ev != evals)
+    fail_msg("tune torgos:%s=%s on %s: %s, %zu evaluated; want %s, %zu", key, value, topo, ps, ev, want, evals);
+  mg_report_free(&br);
+  mg_report_free(&sr);
+}
+
+/* tune with a parameter held: the finish held keeps phase 4's candidates out
+ * (they agree with it but fail once merged), b or x held the finish; and
+ * a = auto with the finish is the a of spacing 9 (18 x 18: a = 2, not 3). */
+static void test_tune_held(void **state) {
+  (void)state;
+  tune_held("torus:27x27", 8, "finish", "period9", "a=3,finish=period9", 1);
+  tune_held("torus:27x27", 100, "b", "3", "a=3,b=3,x=1", 6);
+  tune_held("torus:27x27", 100, "finish", "phase4", "a=3,b=3,x=1,finish=phase4", 6);
+  tune_held("torus:18x18", 10, "finish", "period9", "a=2,finish=period9", 1);
+  mg_problem_spec pb = th_paper(MG_GOSSIP, "torus:18x18", 10);
+  assert_true(fabs(th_cost("torgos:finish=period9", &pb) - th_cost("torgos:a=2,finish=period9", &pb)) < 1e-9);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_table2_n27),
       cmocka_unit_test(test_shapes),
       cmocka_unit_test(test_refusals),
+      cmocka_unit_test(test_tune_held),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -262,6 +262,13 @@ mg_status mg_dg_candidates_with(uint32_t n0, uint32_t n1, int keep, mg_dg_price_
                                 const char *const *finishes, mg_status (*visit)(void *arg, const mg_params *ps),
                                 void *varg, const char *algo, mg_err *err) {
   dg_keep k = {.keep = keep > MG_DG_MAX_KEEP ? MG_DG_MAX_KEEP : keep, .held = mg_tune_held(visit, varg)};
+  /* a finish held by the caller rules out phase 4's b and x, and a b or x
+   * held rules out the finishes: such candidates agree with what is held
+   * but fail once merged with it, and would take the kept places */
+  const char *hf = k.held ? mg_params_get(k.held, "finish") : NULL, *hb = k.held ? mg_params_get(k.held, "b") : NULL,
+             *hx = k.held ? mg_params_get(k.held, "x") : NULL;
+  int phase4 = !(hf && strcmp(hf, "phase4") && strcmp(hf, "auto"));
+  if ((hb && strcmp(hb, "auto")) || (hx && strcmp(hx, "auto"))) finishes = NULL;
   for (uint32_t a = 1; a <= n0; a++) {
     if (n0 % a || (n1 && n1 % (n0 / a))) continue;
     uint32_t s = n0 / a;
@@ -273,6 +280,7 @@ mg_status mg_dg_candidates_with(uint32_t n0, uint32_t n1, int keep, mg_dg_price_
           price(parg, &ps, &c, NULL) == MG_OK)
         keep_add(&k, &ps, c);
     }
+    if (!phase4) continue;
     /* s = 1: every point is a diagonal point, nothing to multiply */
     for (uint32_t b = s > 1 ? 2 : 0; b <= s; b++) {
       if (b && s % b) continue;

@@ -76,9 +76,12 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, mg_dg
   p->n[0] = pb->topo.n[0];
   p->n[1] = pb->topo.n[1];
   /* a = auto: 3 as in the paper's tables if it fits, else the least a >= 2
-   * that fits (a = n0, spacing 1, always does) */
+   * that fits (a = n0, spacing 1, always does); with the finish, the a of
+   * spacing 9 */
   int64_t def = 3;
-  if (p->n[0] % 3 || p->n[1] % (p->n[0] / 3))
+  if (*finish && p->n[0] % MG_TF_PERIOD == 0)
+    def = p->n[0] / MG_TF_PERIOD;
+  else if (p->n[0] % 3 || p->n[1] % (p->n[0] / 3))
     for (def = 2; def < p->n[0] && (p->n[0] % def || p->n[1] % (p->n[0] / (uint32_t)def)); def++) {
     }
   if ((st = mg_param_int(ps, "a", def, 1, p->n[0], &a, err)) != MG_OK) return st;
@@ -409,7 +412,8 @@ static mg_status tg_closed(const mg_problem_spec *pb, const mg_params *ps, doubl
 
 /* tune: every a with n0/a dividing n1, every uniform b dividing s (and
  * b = s) with every x from floor(b/2) to b + b/4, and per a the best b_j,
- * x_j round by round (mg_dg_candidates); ranked by the recount on the torus
+ * x_j round by round, and the finish period9 where s = 9
+ * (mg_dg_candidates_with); ranked by the recount on the torus
  * (the same for a mesh, whose extra rounds come on top), the best few
  * simulated. */
 
@@ -428,8 +432,9 @@ static const mg_param_desc tg_params[] = {
     {"b", "3", "phase-4 factor per round, or a list b0/b1/... multiplying to n0/a"},
     {"x", "auto", "phase-4a steps per round (>= floor(b/2)), or a list; auto = floor(b/2)"},
     {"finish", "phase4",
-     "phase4: the paper's phase 4; period9: from the diagonal of spacing n0/a = 9 (extents multiples of 9), four "
-     "rounds of 1, 1, 2, 3 classes a message (7 D where phase 4 takes 8 D), found by a SAT search"},
+     "phase4 (or auto): the paper's phase 4; period9: from the diagonal of spacing n0/a = 9 (extents multiples of 9; "
+     "a = auto takes n0/9), four rounds of 1, 1, 2, 3 classes a message (7 D where phase 4 takes 8 D), found by a SAT "
+     "search"},
     {NULL, NULL, NULL}};
 
 const mg_algo mg_algo_torgos = {

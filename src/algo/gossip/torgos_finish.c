@@ -82,13 +82,6 @@ static uint32_t class_bits(const char *s, uint32_t shift) {
   return bits;
 }
 
-static int popcount(uint32_t v) {
-  int n = 0;
-  for (; v; v &= v - 1)
-    n++;
-  return n;
-}
-
 typedef struct mg_tf_sel {
   uint32_t bits, n0;
 } mg_tf_sel;
@@ -104,12 +97,14 @@ static int in_classes(uint64_t item, void *arg) {
 }
 
 mg_status mg_tf_check(const mg_topo *t, uint32_t s, mg_err *err) {
-  if (t->kind != MG_TOPO_GRID || t->d != 2) return mg_fail(err, MG_ERR_UNSUPPORTED, "finish=period9 needs a 2D grid");
-  if (s != MG_TF_PERIOD)
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "finish=period9 starts from the diagonal of spacing n0/a = 9, not %u", s);
+  if (t->kind != MG_TOPO_GRID || t->d != 2)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "torgos: finish=period9 needs a 2D grid");
   if (t->n[0] % MG_TF_PERIOD || t->n[1] % MG_TF_PERIOD)
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "finish=period9 needs both extents multiples of 9 (%u x %u)", t->n[0],
-                   t->n[1]);
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "torgos: finish=period9 needs both extents multiples of 9 (%u x %u)",
+                   t->n[0], t->n[1]);
+  if (s != MG_TF_PERIOD)
+    return mg_fail(err, MG_ERR_UNSUPPORTED,
+                   "torgos: finish=period9 starts from the diagonal of spacing n0/a = 9, not %u", s);
   return MG_OK;
 }
 
@@ -166,7 +161,7 @@ double mg_tf_round_cost(int r, const mg_model *m, double class_bytes) {
   for (size_t i = 0; i < rounds[r].n; i++) {
     const tf_msg *q = &rounds[r].m[i];
     double hops = q->dx ? abs(q->dx) : abs(q->dy);
-    double v = hops * m->td + popcount(class_bits(q->classes, 0)) * class_bytes * m->tl;
+    double v = hops * m->td + __builtin_popcount(class_bits(q->classes, 0)) * class_bytes * m->tl;
     if (v > worst) worst = v;
   }
   return worst;
