@@ -35,8 +35,13 @@ rounds (the first at most 2: a point holds 2 classes), 15, 15 and 12 are unsatis
 4/4/1/1, 3/3/2/1 and 3/3/3/1 (at most 15 s each; the rest undecided after 20 s), and with 4/4/2/1 so are 1/2/3/1,
 1/3/2/1 and 1/4/1/1 (the rest undecided after 20 s but 1/1/2/3).
 
+--chunks=K cuts every class into K chunks (the caps of --sizes then count chunks). Below 6 D, which a finish of
+whole classes needs (docs/paper-notes.md), only chunks could go: in thirds, the only splits of 5 D that the same
+count passes, 1/1/2/11 and 1/1/3/10, are unsatisfiable with the path lengths 4/4/2/1, 4/4/2/2 and 4/4/4/1 (5 s to
+8 minutes).
+
 Not part of the build or the tests: it needs CaDiCaL (Debian: cadical).
-Usage: torgos_finish9_sat.py H1/H2/... [--full] [--bend] [--slope=K] [--sizes=C1/C2/...] [--print]
+Usage: torgos_finish9_sat.py H1/H2/... [--full] [--bend] [--slope=K] [--sizes=C1/C2/...] [--chunks=K] [--print]
 """
 import itertools
 import os
@@ -87,13 +92,14 @@ class Cnf:
         return status, model
 
 
-def build(hmax, full, bend, slope=1, caps=None):
+def build(hmax, full, bend, slope=1, caps=None, chunks=1):
     """Nodes are the 81 points of the period (--full) or the 9 orbits of the shift (1, slope): (d, 0) for
     slope 1 (the order of the results above), (0, e) otherwise."""
     R = len(hmax)
     f = Cnf()
     T = f.true
-    classes = [(w, c) for w in "WB" for c in range(N)]
+    # a class is (colour, c, chunk): with --chunks=K each class is cut into K chunks (caps count chunks)
+    classes = [(w, c, k) for w in "WB" for c in range(N) for k in range(chunks)]
     if full:
         nodes = [(a, b) for a in range(N) for b in range(N)]
     else:
@@ -171,13 +177,13 @@ def build(hmax, full, bend, slope=1, caps=None):
                 if held != T:
                     f.clauses.append([-x[i, p, q]] + ([] if held == -T else [held]))
         for n in nodes:
-            for w, c in classes:
-                after, before = h[i + 1, n, (w, c)], h[i, n, (w, c)]
+            for w, c, k in classes:
+                after, before = h[i + 1, n, (w, c, k)], h[i, n, (w, c, k)]
                 if before == T:
                     continue
                 # a message ending shifted by s brings the sender's class c + s as this node's class c
                 cl = ([] if after == T else [-after]) + ([] if before == -T else [before])
-                cl += [x[i, p, (w, (c + s) % N)] for p, s in into[n] if (i, p) in use]
+                cl += [x[i, p, (w, (c + s) % N, k)] for p, s in into[n] if (i, p) in use]
                 f.clauses.append(cl)
     if full and R == 3:
         for q in classes:
@@ -200,17 +206,24 @@ def main():
         if not all(t.isdigit() and int(t) > 0 for t in caps.split("/")) or len(caps.split("/")) != len(hmax):
             sys.exit(f"--sizes={caps}: one positive whole number of classes a message per round")
         caps = [int(t) for t in caps.split("/")]
-    f, use, x, paths, classes = build(hmax, "--full" in sys.argv, "--bend" in sys.argv, slope % N, caps)
+    text = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--chunks=")), "1")
+    if not text.isdigit() or int(text) < 1:
+        sys.exit(f"--chunks={text}: K must be a positive integer")
+    chunks = int(text)
+    f, use, x, paths, classes = build(hmax, "--full" in sys.argv, "--bend" in sys.argv, slope % N, caps, chunks)
     status, model = f.solve()
     shape = (" (no symmetry)" if "--full" in sys.argv else "") + (" (bent paths)" if "--bend" in sys.argv else "")
     shape += f" (points (c, {slope % N}c))" if slope % N != 1 else ""
-    shape += f" (at most {'/'.join(map(str, caps))} classes a message)" if caps else ""
+    unit = "classes" if chunks == 1 else f"chunks of 1/{chunks} class"
+    shape += f" (at most {'/'.join(map(str, caps))} {unit} a message)" if caps else ""
     print(f"path lengths {args[0]}{shape}: {status}")
     if "--print" in sys.argv and status == "SATISFIABLE":
         for i in range(len(hmax)):
             for p in paths:
                 if (i, p) in use and use[i, p] in model:
-                    qs = "".join(f"{w}{c}" for w, c in classes if x[i, p, (w, c)] in model)
+                    qs = "".join(
+                        f"{w}{c}" + (f".{k}" if chunks > 1 else "") for w, c, k in classes if x[i, p, (w, c, k)] in model
+                    )
                     if qs:
                         print(f"round {i + 1}: from {p[0]} by ({p[1]}, {p[2]}): {qs}")
 
