@@ -38,7 +38,8 @@ rounds (the first at most 2: a point holds 2 classes), 15, 15 and 12 are unsatis
 --chunks=K cuts every class into K chunks (the caps of --sizes then count chunks). Below 6 D, which a finish of
 whole classes needs (docs/paper-notes.md), only chunks could go: in thirds, the only splits of 5 D that the same
 count passes, 1/1/2/11 and 1/1/3/10, are unsatisfiable with the path lengths 4/4/2/1, 4/4/2/2 and 4/4/4/1 (5 s to
-8 minutes).
+8 minutes); in sixths (--chunks=6) 28 splits of 5 D pass the count, and with 4/4/2/1 26 are unsatisfiable within 2
+minutes each, 2 undecided after 2 minutes.
 
 Not part of the build or the tests: it needs CaDiCaL (Debian: cadical).
 Usage: torgos_finish9_sat.py H1/H2/... [--full] [--bend] [--slope=K] [--sizes=C1/C2/...] [--chunks=K] [--print]
