@@ -297,7 +297,6 @@ static mg_status tg_generate_torus(const mg_problem_spec *pb, const mg_params *p
   int finish = 0;
   mg_status st;
   memset(&e, 0, sizeof e);
-  memset(&p, 0, sizeof p);
   MG_CHECK(make_plan(pb, ps, &p, &finish, err));
   colours(&pb->topo, c);
   int nph = list_phases(&p, ph);

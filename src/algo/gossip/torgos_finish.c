@@ -27,7 +27,6 @@
 #include "torgos_finish.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 typedef struct tf_msg {
   uint8_t orbit;
@@ -112,8 +111,7 @@ mg_status mg_tf_begin(mg_tf_state *f, const mg_topo *t, mg_err *err) {
   size_t n = 0;
   for (int r = 0; r < MG_TF_ROUNDS; r++)
     n += rounds[r].n;
-  f->nsel = n * MG_TF_PERIOD;
-  f->sel = mg_calloc(f->nsel, sizeof *f->sel);
+  f->sel = mg_calloc(n * MG_TF_PERIOD, sizeof *f->sel);
   if (!f->sel) return mg_fail(err, MG_ERR_NOMEM, "out of memory");
   size_t k = 0;
   for (int r = 0; r < MG_TF_ROUNDS; r++)
@@ -126,7 +124,6 @@ mg_status mg_tf_begin(mg_tf_state *f, const mg_topo *t, mg_err *err) {
 void mg_tf_free(mg_tf_state *f) {
   free(f->sel);
   f->sel = NULL;
-  f->nsel = 0;
 }
 
 mg_status mg_tf_emit(const mg_tf_state *f, const mg_topo *t, int r, mg_emit *e, mg_err *err) {

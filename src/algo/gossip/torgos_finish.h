@@ -12,7 +12,6 @@
  * shift of its orbit), alive from mg_tf_begin to mg_tf_free. */
 typedef struct mg_tf_state {
   struct mg_tf_sel *sel;
-  size_t nsel;
 } mg_tf_state;
 
 /* MG_OK if the finish applies: a 2D grid whose extents are multiples of 9,
