@@ -99,6 +99,10 @@ const mg_params *mg_tune_held(mg_status (*fn)(void *arg, const mg_params *ps), v
 /* 1 when ps sets none of held's parameters to another value (held NULL: 1). */
 int mg_params_agree(const mg_params *held, const mg_params *ps);
 
+/* The value given for parameter name, or NULL when it is absent or "auto"
+ * (every default is auto); ps may be NULL. */
+const char *mg_param_given(const mg_params *ps, const char *name);
+
 /* Integer parameter with default; refuses values outside [lo, hi]. */
 mg_status mg_param_int(const mg_params *ps, const char *name, int64_t def, int64_t lo, int64_t hi, int64_t *out,
                        mg_err *err);

@@ -37,11 +37,16 @@ mg_status mg_emit_end(mg_emit *e, mg_err *err) { return e->sink->end(e->sink->ct
 
 void mg_emit_free(mg_emit *e) { mg_round_free(&e->r); }
 
+const char *mg_param_given(const mg_params *ps, const char *name) {
+  const char *v = ps ? mg_params_get(ps, name) : NULL;
+  return v && strcmp(v, "auto") ? v : NULL;
+}
+
 mg_status mg_param_int(const mg_params *ps, const char *name, int64_t def, int64_t lo, int64_t hi, int64_t *out,
                        mg_err *err) {
-  const char *v = ps ? mg_params_get(ps, name) : NULL;
+  const char *v = mg_param_given(ps, name);
   int64_t x = def;
-  if (v && strcmp(v, "auto") != 0 && !mg_parse_i64(v, &x))
+  if (v && !mg_parse_i64(v, &x))
     return mg_fail(err, MG_ERR_INVALID, "parameter %s must be an integer, not '%s'", name, v);
   if (x < lo || x > hi)
     return mg_fail(err, MG_ERR_INVALID, "parameter %s = %lld is outside %lld..%lld", name, (long long)x, (long long)lo,

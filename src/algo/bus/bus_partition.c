@@ -128,8 +128,7 @@ static mg_status partition_m(const mg_problem_spec *pb, const mg_params *ps, uin
   int64_t v;
   mg_status st = mg_param_int(ps, "m", def ? def : 1, 1, n, &v, err);
   if (st != MG_OK) return st;
-  const char *given = ps ? mg_params_get(ps, "m") : NULL;
-  if (def == 0 && (!given || !strcmp(given, "auto")))
+  if (def == 0 && !mg_param_given(ps, "m"))
     return mg_fail(err, MG_ERR_UNSUPPORTED,
                    "bus-partition needs ell >= n/2 (m = floor(2 ell/n) = 0 for ell = %llu, n = %u); give m",
                    (unsigned long long)pb->model.ell, n);
@@ -142,10 +141,10 @@ static mg_status partition_m(const mg_problem_spec *pb, const mg_params *ps, uin
 static mg_status theta_m(const mg_problem_spec *pb, const mg_params *ps, uint32_t *m, mg_err *err) {
   uint32_t n = pb->topo.n[0];
   *m = 0; /* defined on every path, refusals included */
-  const char *v = ps ? mg_params_get(ps, "c") : NULL;
+  const char *v = mg_param_given(ps, "c");
   if (pb->model.ell == 0)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "bus-partition-theta is for bounded packets (ell = Theta(n)); set ell");
-  if (!v || !strcmp(v, "auto")) {
+  if (!v) {
     *m = mg_fujita_theta_m(n, pb->model.ell);
     return MG_OK;
   }

@@ -103,7 +103,7 @@ static mg_status cg_params(const mg_problem_spec *pb, const mg_params *ps, cg_cf
   else
     ta = c->n >= 3 ? 3 : 2, tb = 1; /* start-ups only: Approach 2 */
   if ((st = mg_param_int(ps, "a", (int64_t)ta, 2, c->n, &a, err)) != MG_OK) return st;
-  int a_given = ps && mg_params_get(ps, "a") && strcmp(mg_params_get(ps, "a"), "auto");
+  int a_given = mg_param_given(ps, "a") != NULL;
   if ((st = mg_param_int(ps, "b", a_given ? a : (int64_t)tb, 1, 4 * (int64_t)c->n + 4, &b, err)) != MG_OK) return st;
   if ((st = mg_param_int(ps, "k", 0, 0, c->n, &k, err)) != MG_OK) return st;
   if ((st = mg_param_int(ps, "skip", 0, 0, 2, &skip, err)) != MG_OK) return st;

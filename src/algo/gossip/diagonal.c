@@ -89,12 +89,12 @@ mg_status mg_dg_parse_list(const char *v, const char *name, uint32_t *out, int *
 
 mg_status mg_dg_plan_rounds(mg_dg_plan *p, const mg_params *ps, const char *algo, uint32_t nmin, mg_err *err) {
   mg_status st;
-  const char *bv = ps ? mg_params_get(ps, "b") : NULL, *xv = ps ? mg_params_get(ps, "x") : NULL;
+  const char *bv = mg_param_given(ps, "b"), *xv = mg_param_given(ps, "x");
   uint32_t bl[MG_DG_MAX_ROUNDS], xl[MG_DG_MAX_ROUNDS];
   int nb = 1, nx = 0;
   bl[0] = 3;
-  if (bv && strcmp(bv, "auto") && (st = mg_dg_parse_list(bv, "b", bl, &nb, err)) != MG_OK) return st;
-  if (xv && strcmp(xv, "auto") && (st = mg_dg_parse_list(xv, "x", xl, &nx, err)) != MG_OK) return st;
+  if (bv && (st = mg_dg_parse_list(bv, "b", bl, &nb, err)) != MG_OK) return st;
+  if (xv && (st = mg_dg_parse_list(xv, "x", xl, &nx, err)) != MG_OK) return st;
   if (nb == 1) {
     /* greedy factoring of s; the remainder is the last round */
     uint32_t rem = p->s, b = bl[0];
@@ -265,10 +265,9 @@ mg_status mg_dg_candidates_with(uint32_t n0, uint32_t n1, int keep, mg_dg_price_
   /* a finish held by the caller rules out phase 4's b and x, and a b or x
    * held rules out the finishes: such candidates agree with what is held
    * but fail once merged with it, and would take the kept places */
-  const char *hf = k.held ? mg_params_get(k.held, "finish") : NULL, *hb = k.held ? mg_params_get(k.held, "b") : NULL,
-             *hx = k.held ? mg_params_get(k.held, "x") : NULL;
-  int phase4 = !(hf && strcmp(hf, "phase4") && strcmp(hf, "auto"));
-  if ((hb && strcmp(hb, "auto")) || (hx && strcmp(hx, "auto"))) finishes = NULL;
+  const char *hf = mg_param_given(k.held, "finish");
+  int phase4 = !(hf && strcmp(hf, "phase4"));
+  if (mg_param_given(k.held, "b") || mg_param_given(k.held, "x")) finishes = NULL;
   for (uint32_t a = 1; a <= n0; a++) {
     if (n0 % a || (n1 && n1 % (n0 / a))) continue;
     uint32_t s = n0 / a;

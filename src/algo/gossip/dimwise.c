@@ -304,8 +304,7 @@ static mg_status dw_closed_common(const mg_problem_spec *pb, const mg_params *ps
 static mg_status dw_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
   mg_status st = dw_check_common(pb, "dimwise", 0, err);
   dw_plan p;
-  if (st == MG_OK && ps && mg_params_get(ps, "phases") && strcmp(mg_params_get(ps, "phases"), "auto"))
-    st = make_plan(pb, ps, 0, &p, err);
+  if (st == MG_OK && mg_param_given(ps, "phases")) st = make_plan(pb, ps, 0, &p, err);
   return st;
 }
 static mg_status dwc_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
@@ -314,8 +313,7 @@ static mg_status dwc_check(const mg_problem_spec *pb, const mg_params *ps, mg_er
   const char *order = ps ? mg_params_get(ps, "order") : NULL;
   if (st == MG_OK && order && strcmp(order, "colour") && strcmp(order, "axis"))
     st = mg_fail(err, MG_ERR_INVALID, "order=%s: colour or axis", order);
-  if (st == MG_OK && ps && mg_params_get(ps, "phases") && strcmp(mg_params_get(ps, "phases"), "auto"))
-    st = make_plan(pb, ps, 1, &p, err);
+  if (st == MG_OK && mg_param_given(ps, "phases")) st = make_plan(pb, ps, 1, &p, err);
   return st;
 }
 static mg_status dw_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {

@@ -67,9 +67,9 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, mg_dg
   int64_t a;
   mg_status st;
   memset(p, 0, sizeof *p);
-  const char *fv = ps ? mg_params_get(ps, "finish") : NULL;
+  const char *fv = mg_param_given(ps, "finish");
   *finish = 0;
-  if (fv && strcmp(fv, "phase4") && strcmp(fv, "auto")) {
+  if (fv && strcmp(fv, "phase4")) {
     if (strcmp(fv, "period9")) return mg_fail(err, MG_ERR_INVALID, "torgos: finish=%s: phase4 or period9", fv);
     *finish = 1;
   }
@@ -94,8 +94,7 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, mg_dg
   uint32_t nmin = p->n[0] < p->n[1] ? p->n[0] : p->n[1];
   if (*finish) {
     /* the finish replaces phase 4: no b_j, x_j */
-    if (ps && ((mg_params_get(ps, "b") && strcmp(mg_params_get(ps, "b"), "auto")) ||
-               (mg_params_get(ps, "x") && strcmp(mg_params_get(ps, "x"), "auto"))))
+    if (mg_param_given(ps, "b") || mg_param_given(ps, "x"))
       return mg_fail(err, MG_ERR_INVALID, "torgos: finish=period9 replaces phase 4, so b and x do not apply");
     if ((st = mg_tf_check(&pb->topo, p->s, err)) != MG_OK) return st;
   } else if ((st = mg_dg_plan_rounds(p, ps, "torgos", nmin, err)) != MG_OK)

@@ -549,7 +549,7 @@ enum { WV_AUTO, WV_THIRDS, WV_HALVES };
 
 /* The spread asked for, and that a plan goes with thirds only. */
 static mg_status wv_spread(const mg_params *ps, int *mode, mg_err *err) {
-  const char *sp = ps ? mg_params_get(ps, "spread") : NULL, *pl = ps ? mg_params_get(ps, "plan") : NULL;
+  const char *sp = ps ? mg_params_get(ps, "spread") : NULL, *pl = mg_param_given(ps, "plan");
   *mode = WV_AUTO;
   if (sp && !strcmp(sp, "thirds"))
     *mode = WV_THIRDS;
@@ -557,7 +557,7 @@ static mg_status wv_spread(const mg_params *ps, int *mode, mg_err *err) {
     *mode = WV_HALVES;
   else if (sp && strcmp(sp, "auto"))
     return mg_fail(err, MG_ERR_INVALID, "weave: spread is thirds, halves or auto, not '%s'", sp);
-  if (*mode == WV_HALVES && pl && strcmp(pl, "auto"))
+  if (*mode == WV_HALVES && pl)
     return mg_fail(err, MG_ERR_INVALID, "weave: a plan goes with spread=thirds, not halves");
   return MG_OK;
 }
@@ -568,15 +568,15 @@ static mg_status wv_spread(const mg_params *ps, int *mode, mg_err *err) {
  * copied to plan (empty when not given or auto; a plan means thirds). */
 static mg_status wv_given(const mg_params *ps, int k, int *mode, int64_t *h, char *plan, size_t plan_len, mg_err *err) {
   mg_status st;
-  const char *hs = ps ? mg_params_get(ps, "h") : NULL, *pl = ps ? mg_params_get(ps, "plan") : NULL;
+  const char *hs = mg_param_given(ps, "h"), *pl = mg_param_given(ps, "plan");
   if ((st = wv_spread(ps, mode, err)) != MG_OK) return st;
   if ((st = mg_param_int(ps, "h", k, 1, k, h, err)) != MG_OK) return st;
   if (*mode == WV_HALVES && k < 2)
     return mg_fail(err, MG_ERR_UNSUPPORTED, "weave: spread=halves needs gaps, a ring of 9 or more nodes");
-  if (*mode == WV_HALVES && hs && strcmp(hs, "auto") && *h < 2)
+  if (*mode == WV_HALVES && hs && *h < 2)
     return mg_fail(err, MG_ERR_INVALID, "weave: spread=halves needs h >= 2 (h = 1 leaves no gaps)");
   plan[0] = 0;
-  if (pl && strcmp(pl, "auto")) {
+  if (pl) {
     size_t len = strlen(pl);
     if (len > (size_t)(*h - 1) || len >= plan_len)
       return mg_fail(err, MG_ERR_INVALID, "weave: plan '%s' has more digits than the %lld spread rounds", pl,
@@ -597,8 +597,7 @@ static mg_status wv_params(const mg_problem_spec *pb, const mg_params *ps, wv_cf
   memset(c, 0, sizeof *c);
   mg_is_pow(pb->topo.n[0], 3, &k);
   if ((st = wv_given(ps, k, &mode, &h, c->plan, sizeof c->plan, err)) != MG_OK) return st;
-  const char *hs = ps ? mg_params_get(ps, "h") : NULL;
-  int auto_h = !hs || !strcmp(hs, "auto"), auto_plan = !c->plan[0];
+  int auto_h = !mg_param_given(ps, "h"), auto_plan = !c->plan[0];
   int64_t h0 = auto_h ? 1 : h, h1 = auto_h ? k : h;
   if (mode == WV_HALVES && !auto_h) {
     c->h = (uint32_t)h, c->halves = 1;

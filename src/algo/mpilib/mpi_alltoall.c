@@ -111,9 +111,9 @@ static int log2_ceil(uint32_t p) {
 
 static mg_status pairs_mode(const mg_problem_spec *pb, const mg_params *ps, int *xor_pairs, mg_err *err) {
   *xor_pairs = 0; /* defined on every path, refusals included */
-  const char *v = ps ? mg_params_get(ps, "pairs") : NULL;
+  const char *v = mg_param_given(ps, "pairs");
   int pow2 = mg_is_pow(pb->topo.N, 2, NULL);
-  if (!v || !strcmp(v, "auto"))
+  if (!v)
     *xor_pairs = pow2;
   else if (!strcmp(v, "shift"))
     *xor_pairs = 0;
