@@ -41,14 +41,16 @@ count passes, 1/1/2/11 and 1/1/3/10, are unsatisfiable with the path lengths 4/4
 8 minutes); in sixths (--chunks=6) 28 splits of 5 D pass the count, and with 4/4/2/1 26 are unsatisfiable within 2
 minutes each, 2 undecided after 2 minutes.
 
---state=W:B (lists of offsets, e.g. 0,4:0,4) starts from another state: W_c on the points (c + d, slope c) for
-each d of the first list, B_c for each d of the second (TORGOS's is 0:0). With one class a point there is no
+--state=W:B (lists of offsets D, or DyE, e.g. 0,4:0,0y4) starts from another state: W_c on the points (c + D,
+slope c + E) for each offset of the first list, B_c for each of the second (TORGOS's is 0:0). With one class a point there is no
 3-round finish with straight paths of up to 4 and 5 hops from 0:d, d = 1 .. 4 (W and B apart; 2 s to 3 minutes
 each), nor of 4 hops from 0,2:1,3 and 0,1:2,3 (every class on two points; 56 s, 21 s; 0,4:1,5 and 0,3:1,4
 undecided after 150 s). With every class on two points of two classes each (0,d:0,d), 4/4/4 is satisfiable for
 d = 1 .. 4 (0.2 to 6 s), 6 D is not (1/2/3, 2/2/2 and 2/1/3 classes a message, for d = 1 and 2 within 2 minutes;
 for d = 3 and 4 some undecided after 150 s), and 7 D is: 4/4/4 --state=0,4:0,4 --sizes=2/2/3 (38 s; a replay
-independent of the model checks it). docs/paper-notes.md says what that would take.
+independent of the model checks it). docs/paper-notes.md says what that would take. With the second point of
+W_c in its column and that of B_c in its row (0,0y4:0,4), 4/4/4 is satisfiable (8 s), 2/2/3 undecided after 150 s;
+0,0y3:0,3 is undecided after 150 s.
 
 Not part of the build or the tests: it needs CaDiCaL (Debian: cadical).
 Usage: torgos_finish9_sat.py H1/H2/... [--full] [--bend] [--slope=K] [--sizes=C1/C2/...] [--chunks=K] [--state=W:B]
@@ -103,7 +105,7 @@ class Cnf:
         return status, model
 
 
-def build(hmax, full, bend, slope=1, caps=None, chunks=1, state=((0,), (0,))):
+def build(hmax, full, bend, slope=1, caps=None, chunks=1, state=(((0, 0),), ((0, 0),))):
     """Nodes are the 81 points of the period (--full) or the 9 orbits of the shift (1, slope): (d, 0) for
     slope 1 (the order of the results above), (0, e) otherwise."""
     R = len(hmax)
@@ -150,6 +152,14 @@ def build(hmax, full, bend, slope=1, caps=None, chunks=1, state=((0,), (0,))):
         (a, b), dx, dy = p
         return place(a + dx, b + dy)
 
+    # the points (c + dx, slope c + dy) for (dx, dy) in state[0] hold W_c, in state[1] B_c (TORGOS: (0, 0) for
+    # both); under the shift, the orbit of such a point holds the class c less the point's shift
+    start = set()
+    for w, side in zip("WB", state):
+        for dx, dy in side:
+            for c in range(N):
+                n, s = place(c + dx, slope * c + dy)
+                start.add((n, w, c if full else (c - s) % N))
     use, x, h = {}, {}, {}
     for i in range(R):
         for p in paths:
@@ -161,10 +171,7 @@ def build(hmax, full, bend, slope=1, caps=None, chunks=1, state=((0,), (0,))):
         for n in nodes:
             for q in classes:
                 if i == 0:
-                    # the points (c + d, slope c) for d in state[0] hold W_c, for d in state[1] B_c (TORGOS: d =
-                    # 0 for both); under the shift, orbit (d, 0) holds W_0 or B_0
-                    at = [place(q[1] + d, slope * q[1])[0] for d in state[q[0] == "B"]]
-                    h[i, n, q] = T if n in at and (full or q[1] == 0) else -T
+                    h[i, n, q] = T if (n, q[0], q[1]) in start else -T
                 elif i == R:
                     h[i, n, q] = T
                 else:
@@ -225,16 +232,19 @@ def main():
     chunks = int(text)
     text = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--state=")), "0:0")
     try:
-        state = tuple(tuple(sorted({int(t) for t in side.split(",")})) for side in text.split(":"))
-        if len(state) != 2 or not all(0 <= d < N for side in state for d in side):
+        state = tuple(
+            tuple(sorted({tuple(int(u) for u in (t + "y0").split("y")[:2]) for t in side.split(",")}))
+            for side in text.split(":")
+        )
+        if len(state) != 2 or not all(0 <= d < N for side in state for o in side for d in o):
             raise ValueError
     except ValueError:
-        sys.exit(f"--state={text}: two lists of offsets 0 .. 8, for W and for B, such as 0,4:1,5")
+        sys.exit(f"--state={text}: two lists of offsets D or DyE (0 .. 8), for W and for B, such as 0,4:0,0y4")
     f, use, x, paths, classes = build(hmax, "--full" in sys.argv, "--bend" in sys.argv, slope % N, caps, chunks, state)
     status, model = f.solve()
     shape = (" (no symmetry)" if "--full" in sys.argv else "") + (" (bent paths)" if "--bend" in sys.argv else "")
     shape += f" (points (c, {slope % N}c))" if slope % N != 1 else ""
-    shape += f" (W_c at c + {state[0]}, B_c at c + {state[1]} along x)" if state != ((0,), (0,)) else ""
+    shape += f" (W_c at (c, c) + {state[0]}, B_c at + {state[1]})" if state != (((0, 0),), ((0, 0),)) else ""
     unit = "classes" if chunks == 1 else f"chunks of 1/{chunks} class"
     shape += f" (at most {'/'.join(map(str, caps))} {unit} a message)" if caps else ""
     print(f"path lengths {args[0]}{shape}: {status}")
