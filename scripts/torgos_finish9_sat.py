@@ -153,13 +153,13 @@ def build(hmax, full, bend, slope=1, caps=None, chunks=1, state=(((0, 0),), ((0,
         return place(a + dx, b + dy)
 
     # the points (c + dx, slope c + dy) for (dx, dy) in state[0] hold W_c, in state[1] B_c (TORGOS: (0, 0) for
-    # both); under the shift, the orbit of such a point holds the class c less the point's shift
+    # both); under the shift, the orbit of such a point holds the class c less the point's shift (--full: no shift)
     start = set()
     for w, side in zip("WB", state):
         for dx, dy in side:
             for c in range(N):
                 n, s = place(c + dx, slope * c + dy)
-                start.add((n, w, c if full else (c - s) % N))
+                start.add((n, w, (c - s) % N))
     use, x, h = {}, {}, {}
     for i in range(R):
         for p in paths:
@@ -232,10 +232,9 @@ def main():
     chunks = int(text)
     text = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--state=")), "0:0")
     try:
-        state = tuple(
-            tuple(sorted({tuple(int(u) for u in (t + "y0").split("y")[:2]) for t in side.split(",")}))
-            for side in text.split(":")
-        )
+        # D is DyE with E = 0
+        offsets = [[(t if "y" in t else t + "y0").split("y") for t in side.split(",")] for side in text.split(":")]
+        state = tuple(tuple(sorted({(int(d), int(e)) for d, e in side})) for side in offsets)
         if len(state) != 2 or not all(0 <= d < N for side in state for o in side for d in o):
             raise ValueError
     except ValueError:
