@@ -48,7 +48,8 @@ each), nor of 4 hops from 0,2:1,3 and 0,1:2,3 (every class on two points; 56 s, 
 undecided after 150 s). With every class on two points of two classes each (0,d:0,d), 4/4/4 is satisfiable for
 d = 1 .. 4 (0.2 to 6 s), 6 D is not (1/2/3, 2/2/2 and 2/1/3 classes a message, for d = 1 and 2 within 2 minutes;
 for d = 3 and 4 some undecided after 150 s), and 7 D is: 4/4/4 --state=0,4:0,4 --sizes=2/2/3 (38 s; a replay
-independent of the model checks it). docs/paper-notes.md says what that would take. With the second point of
+independent of the model checks it; torgos finish=pair9's last three rounds, src/algo/gossip/torgos_finish.c,
+reached by torgos_gather9_sat.py's gather), though not for d = 1 and 2 (seconds). With the second point of
 W_c in its column and that of B_c in its row (0,0y4:0,4), 4/4/4 is satisfiable (8 s), --sizes=2/2/3 undecided
 after 20 minutes (as it is from 0,3:0,3); 0,0y3:0,3 is undecided after 150 s.
 
@@ -57,52 +58,11 @@ Usage: torgos_finish9_sat.py H1/H2/... [--full] [--bend] [--slope=K] [--sizes=C1
        [--print]
 """
 import itertools
-import os
-import subprocess
 import sys
-import tempfile
+
+from cnf_cadical import Cnf
 
 N = 9
-
-
-class Cnf:
-    def __init__(self):
-        self.nv = 0
-        self.clauses = []
-        self.true = self.var()
-        self.clauses.append([self.true])
-
-    def var(self):
-        self.nv += 1
-        return self.nv
-
-    def at_most(self, lits, k):
-        """Sinz's sequential counter: at most k of lits are true."""
-        n = len(lits)
-        if k >= n:
-            return
-        s = [[self.var() for _ in range(k)] for _ in range(n)]
-        for i in range(n):
-            self.clauses.append([-lits[i], s[i][0]])
-            if i > 0:
-                for j in range(k):
-                    self.clauses.append([-s[i - 1][j], s[i][j]])
-                for j in range(1, k):
-                    self.clauses.append([-lits[i], -s[i - 1][j - 1], s[i][j]])
-                self.clauses.append([-lits[i], -s[i - 1][k - 1]])
-
-    def solve(self):
-        with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as f:
-            f.write(f"p cnf {self.nv} {len(self.clauses)}\n")
-            for cl in self.clauses:
-                f.write(" ".join(map(str, cl)) + " 0\n")
-        try:
-            out = subprocess.run(["cadical", "-q", f.name], capture_output=True, text=True).stdout
-        finally:
-            os.unlink(f.name)
-        status = next((l[2:] for l in out.splitlines() if l.startswith("s ")), "UNKNOWN")
-        model = {int(t) for l in out.splitlines() if l.startswith("v ") for t in l.split()[1:] if int(t) > 0}
-        return status, model
 
 
 def build(hmax, full, bend, slope=1, caps=None, chunks=1, state=(((0, 0),), ((0, 0),))):

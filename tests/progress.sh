@@ -50,7 +50,7 @@ check tune tune --algo torgos --topo torus:27x27
 ev=$(awk '/^evaluated/ {print $2}' "$tmp/tune.pipe.out")
 [ "$ev" = 6 ] || fail "tune: $ev candidates evaluated, want 6"
 for k in $(seq 1 6); do
-  grep -qE "^\[tune\] $k/6 torgos:a=[0-9]+,(b=[0-9]+,x=[0-9]+|finish=period9)$" "$tmp/tune.steps" || fail "tune: no step $k/6"
+  grep -qE "^\[tune\] $k/6 torgos:a=[0-9]+,(b=[0-9]+,x=[0-9]+|finish=(period9|pair9))$" "$tmp/tune.steps" || fail "tune: no step $k/6"
 done
 [ "$(wc -l < "$tmp/tune.steps")" -eq 6 ] || fail "tune: $(wc -l < "$tmp/tune.steps") steps, want 6"
 

@@ -157,14 +157,13 @@ static void test_table2_tuned(void **state) {
   (void)state;
   tuned("torus:81x81", 250, "a=3,b=3,x=1/1/2", 5855, 5969.5, 5934);
   tuned("torus:81x81", 100, "a=3,b=3/9,x=1/6", 3920.5, 4093, 3982);
-  /* 27 x 27: the searched finish from spacing 9 (test_torgos_finish.c) in
-   * place of phase 4; b = 3, x = 1/2 took 573.5 at r = 30, and at r = 100 the
-   * uniform (3, 3, 1) was the best, 1144, above the printed 1122 */
-  tuned("torus:27x27", 30, "a=3,finish=period9", 543.5, 584, 605);
-  tuned("torus:27x27", 100, "a=3,finish=period9", 1103.5, 1144, 1122);
-  /* r = 250: 8 r + 303.5, still above the printed 2227 (a 4-round finish of
-   * whole classes needs 6 D at least, docs/paper-notes.md) */
-  tuned("torus:27x27", 250, "a=3,finish=period9", 2303.5, 2344, -1);
+  /* 27 x 27: seven rounds, two points a class and a searched finish
+   * (test_torgos_finish.c): 7 r + 322.5; b = 3, x = 1/2 took 573.5 at r = 30,
+   * the uniform (3, 3, 1) 1144 at r = 100 and 2344 at r = 250, above the
+   * printed 1122 and 2227 */
+  tuned("torus:27x27", 30, "a=3,finish=pair9", 532.5, 584, 605);
+  tuned("torus:27x27", 100, "a=3,finish=pair9", 1022.5, 1144, 1122);
+  tuned("torus:27x27", 250, "a=3,finish=pair9", 2072.5, 2344, 2227);
 }
 
 /* order=axis: each round's transfers by axis, then - before + */

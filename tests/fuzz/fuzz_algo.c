@@ -13,7 +13,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* torus:9x9 last: tried only when every smaller machine refuses, as torgos
- * finish=period9 does (its extents are multiples of 9) */
+ * finish=period9 and pair9 do (their extents are multiples of 9) */
 static const char *const gossip_topos[] = {"ring:9",      "line:6",    "torus:6x6", "mesh:3x3",
                                            "torus:3x3x3", "meshbus:4", "torus:9x9"};
 static const char *const exchange_topos[] = {"ring:8", "torus:4x4", "torus:4x4x4"};

@@ -68,6 +68,8 @@ for a in json.load(sys.stdin):
 for a in $algos; do seed algo "$a"; done
 seed algo "circgos:a=3,b=2,k=1,skip=1"
 seed algo "torgos:a=3,b=3,x=1"
+seed algo "torgos:finish=period9"
+seed algo "torgos:finish=pair9"
 seed algo "dimwise:phases=1-2"
 
 # OUTDIR/msccl: MSCCL XML exports and the hand-written msccl-tools ring, each

@@ -57,12 +57,14 @@
  */
 #include "diagonal.h"
 #include "torgos_finish.h"
+#include "torgos_pair.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-/* finish: 0 = phase 4 (the paper), 1 = period9 (torgos_finish.c) */
+/* finish: 0 = phase 4 (the paper), 1 = period9 (torgos_finish.c), 2 = pair9
+ * (torgos_pair.c: its own gather too) */
 static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, mg_dg_plan *p, int *finish, mg_err *err) {
   int64_t a;
   mg_status st;
@@ -70,8 +72,9 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, mg_dg
   const char *fv = mg_param_given(ps, "finish");
   *finish = 0;
   if (fv && strcmp(fv, "phase4")) {
-    if (strcmp(fv, "period9")) return mg_fail(err, MG_ERR_INVALID, "torgos: finish=%s: phase4 or period9", fv);
-    *finish = 1;
+    if (strcmp(fv, "period9") && strcmp(fv, "pair9"))
+      return mg_fail(err, MG_ERR_INVALID, "torgos: finish=%s: phase4, period9 or pair9", fv);
+    *finish = strcmp(fv, "period9") ? 2 : 1;
   }
   p->n[0] = pb->topo.n[0];
   p->n[1] = pb->topo.n[1];
@@ -95,8 +98,8 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, mg_dg
   if (*finish) {
     /* the finish replaces phase 4: no b_j, x_j */
     if (mg_param_given(ps, "b") || mg_param_given(ps, "x"))
-      return mg_fail(err, MG_ERR_INVALID, "torgos: finish=period9 replaces phase 4, so b and x do not apply");
-    if ((st = mg_tf_check(&pb->topo, p->s, err)) != MG_OK) return st;
+      return mg_fail(err, MG_ERR_INVALID, "torgos: finish=%s replaces phase 4, so b and x do not apply", fv);
+    if ((st = mg_tf_check(&pb->topo, p->s, fv, err)) != MG_OK) return st;
   } else if ((st = mg_dg_plan_rounds(p, ps, "torgos", nmin, err)) != MG_OK)
     return st;
   return mg_dg_plan_conc(p, err);
@@ -304,9 +307,16 @@ static mg_status tg_generate_torus(const mg_problem_spec *pb, const mg_params *p
     uint32_t m0 = steps(&p, &c[0], ph[i]), m1 = steps(&p, &c[1], ph[i]);
     hint += m0 > m1 ? m0 : m1;
   }
+  if (finish == 2) {
+    /* pair9: its own gather, circulation and finish (torgos_pair.c) */
+    MG_CHECK(mg_emit_begin(&e, sink, pb, "torgos", ps, 2, 0, mg_tp_rounds(&pb->topo), err));
+    MG_CHECK(mg_tp_emit(&pb->topo, &e, err));
+    MG_CHECK(mg_emit_end(&e, err));
+    goto out;
+  }
   if (finish) {
-    hint += MG_TF_ROUNDS;
-    MG_CHECK(mg_tf_begin(&fin, &pb->topo, err));
+    hint += mg_tf_rounds(MG_TF_DIAGONAL);
+    MG_CHECK(mg_tf_begin(&fin, &pb->topo, MG_TF_DIAGONAL, err));
   }
   MG_CHECK(mg_emit_begin(&e, sink, pb, "torgos", ps, 2, 0, hint, err));
   for (int i = 0; i < nph; i++) {
@@ -318,7 +328,7 @@ static mg_status tg_generate_torus(const mg_problem_spec *pb, const mg_params *p
       MG_CHECK(mg_emit_round(&e, err));
     }
   }
-  for (int r = 0; finish && r < MG_TF_ROUNDS; r++) {
+  for (int r = 0; finish && r < mg_tf_rounds(MG_TF_DIAGONAL); r++) {
     MG_CHECK(mg_tf_emit(&fin, &pb->topo, r, &e, err));
     MG_CHECK(mg_emit_round(&e, err));
   }
@@ -348,6 +358,7 @@ static mg_status tg_generate(const mg_problem_spec *pb, const mg_params *ps, mg_
  * messages over both colours (wormhole, contention-free rounds). */
 static double plan_cost(const mg_dg_plan *p, int finish, const mg_problem_spec *pb) {
   const mg_model *m = &pb->model;
+  if (finish == 2) return mg_tp_cost(&pb->topo, m, pb->bytes);
   double piece = pb->bytes / 2, total = 0;
   tg_col c[2];
   tg_phase ph[3 + 2 * MG_DG_MAX_ROUNDS];
@@ -384,8 +395,8 @@ static double plan_cost(const mg_dg_plan *p, int finish, const mg_problem_spec *
     }
   }
   /* the finish's classes: n0 n1 / 9 origins' pieces of one colour */
-  for (int r = 0; finish && r < MG_TF_ROUNDS; r++)
-    total += m->ts + mg_tf_round_cost(r, m, (double)p->n[0] * p->n[1] / MG_TF_PERIOD * piece);
+  for (int r = 0; finish && r < mg_tf_rounds(MG_TF_DIAGONAL); r++)
+    total += m->ts + mg_tf_round_cost(MG_TF_DIAGONAL, r, m, (double)p->n[0] * p->n[1] / MG_TF_PERIOD * piece);
   return total;
 }
 
@@ -420,7 +431,7 @@ static mg_status tg_candidates(const mg_problem_spec *pb, mg_status (*visit)(voi
   mg_problem_spec pt = *pb;
   pt.topo.wrap[0] = pt.topo.wrap[1] = 1;
   pt.model.switching = MG_SW_WORMHOLE;
-  static const char *const finishes[] = {"period9", NULL};
+  static const char *const finishes[] = {"period9", "pair9", NULL};
   return mg_dg_candidates_with(pb->topo.n[0], pb->topo.n[1], 6, tg_price, &pt, finishes, visit, arg, "torgos", err);
 }
 
@@ -432,7 +443,8 @@ static const mg_param_desc tg_params[] = {
     {"finish", "phase4",
      "phase4 (or auto): the paper's phase 4; period9: from the diagonal of spacing n0/a = 9 (extents multiples of 9; "
      "a = auto takes n0/9), four rounds of 1, 1, 2, 3 classes a message (7 D where phase 4 takes 8 D), found by a SAT "
-     "search"},
+     "search; pair9: both pieces of an origin in one class, gathered in two searched rounds on two points a class of "
+     "each 9 x 9 period, circulated along rows and columns, finished in three searched rounds (7 rounds on 27 x 27)"},
     {NULL, NULL, NULL}};
 
 const mg_algo mg_algo_torgos = {

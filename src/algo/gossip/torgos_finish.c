@@ -23,8 +23,17 @@
  * solver (scripts/torgos_finish9_sat.py 4/4/2/1 --sizes=1/1/2/3: paths of
  * at most 4, 4, 2 and 1 hops, messages of at most 1, 1, 2 and 3 classes);
  * the simulator verifies every schedule built from it.
+ *
+ * The second table (torgos finish=pair9, torgos_pair.c) finishes in three
+ * rounds of 2, 2 and 3 classes a message (7 D) from the state where every
+ * class sits on two points of the period, (c, c) and (c + 4, c), both
+ * colours on both (scripts/torgos_finish9_sat.py 4/4/4 --state=0,4:0,4
+ * --sizes=2/2/3); there class c is every piece of the origins
+ * torgos_pair.c's mg_tp_class puts in it, W_c its white pieces, B_c its
+ * black ones.
  */
 #include "torgos_finish.h"
+#include "torgos_pair.h"
 
 #include <stdlib.h>
 
@@ -63,13 +72,45 @@ static const tf_msg round4[] = {
     {8, 1, 0, "W2W5B8"},
 };
 
-static const struct {
+/* From (c, c) and (c + 4, c), both colours on both: 2, 2 and 3 classes. */
+static const tf_msg pair_round1[] = {
+    {0, -1, 0, "W0B0"}, {0, 0, -3, "W0B0"}, {0, 0, 3, "W0B0"}, {0, 1, 0, "W0B0"},
+    {4, -2, 0, "W0B0"}, {4, 0, -3, "W0B0"}, {4, 0, 4, "W0B0"}, {4, 1, 0, "W0B0"},
+};
+static const tf_msg pair_round2[] = {
+    {0, -1, 0, "W5B5"}, {0, 0, -1, "W0W5"}, {0, 0, 1, "W0B0"},  {0, 2, 0, "W5B5"},  {1, 0, -1, "W0"},
+    {2, 0, -1, "W0B0"}, {2, 0, 2, "W0B0"},  {2, 1, 0, "W0B0"},  {3, -2, 0, "W3B3"}, {3, 0, -1, "W3B3"},
+    {3, 0, 1, "W3B3"},  {3, 2, 0, "W3B3"},  {4, 0, -1, "W0B0"}, {5, 0, -2, "W0"},   {5, 0, 2, "W0B0"},
+    {5, 1, 0, "W0B0"},  {6, -2, 0, "W6B6"}, {6, 0, 1, "W6B6"},  {7, -1, 0, "W3B3"}, {7, 0, -1, "W3B3"},
+    {7, 0, 1, "B3"},    {7, 2, 0, "B3"},    {8, -1, 0, "W0B0"}, {8, 0, 1, "W0B0"},
+};
+static const tf_msg pair_round3[] = {
+    {0, -1, 0, "W7B5B7"}, {0, 0, -1, "W7B5B7"}, {0, 0, 1, "W7B3B7"},  {0, 1, 0, "W7B5B7"},  {1, -1, 0, "W1W3W6"},
+    {1, 0, -1, "W0W3B3"}, {1, 0, 1, "W3B0B3"},  {1, 1, 0, "W3W6B3"},  {2, -1, 0, "W2W5B2"}, {2, 0, -1, "W1W5"},
+    {2, 0, 1, "W5B2B5"},  {2, 1, 0, "W5B2B5"},  {3, -1, 0, "W7B1B7"}, {3, 0, -1, "W0B0B1"}, {3, 0, 1, "W0B0B7"},
+    {3, 1, 0, "W3W7B7"},  {4, -1, 0, "W4B4B6"}, {4, 0, -1, "W6B6"},   {4, 0, 1, "W0B0"},    {4, 1, 0, "W4B4B6"},
+    {5, -1, 0, "W5B3B5"}, {5, 0, -1, "W1W3B3"}, {5, 0, 1, "W0W3B0"},  {5, 1, 0, "W5B1B5"},  {6, -1, 0, "W6B2"},
+    {6, 0, -1, "W0W3B0"}, {6, 0, 1, "W0W3B0"},  {6, 1, 0, "W6B2B6"},  {7, -1, 0, "W8B8"},   {7, 0, -1, "W0W8B0"},
+    {7, 0, 1, "W2W8B8"},  {7, 1, 0, "W2W3B3"},  {8, -1, 0, "W5W8B5"}, {8, 0, -1, "B0B5"},   {8, 0, 1, "W8B5B8"},
+    {8, 1, 0, "W4W8B4"},
+};
+
+typedef struct tf_round {
   const tf_msg *m;
   size_t n;
-} rounds[MG_TF_ROUNDS] = {{round1, sizeof round1 / sizeof *round1},
-                          {round2, sizeof round2 / sizeof *round2},
-                          {round3, sizeof round3 / sizeof *round3},
-                          {round4, sizeof round4 / sizeof *round4}};
+} tf_round;
+
+#define TF_ROUND(a)                                                                                                    \
+  { a, sizeof a / sizeof *a }
+static const tf_round diag_rounds[] = {TF_ROUND(round1), TF_ROUND(round2), TF_ROUND(round3), TF_ROUND(round4)};
+static const tf_round pair_rounds[] = {TF_ROUND(pair_round1), TF_ROUND(pair_round2), TF_ROUND(pair_round3)};
+
+static const tf_round *table(mg_tf_kind k) { return k == MG_TF_PAIR ? pair_rounds : diag_rounds; }
+
+int mg_tf_rounds(mg_tf_kind k) {
+  return k == MG_TF_PAIR ? (int)(sizeof pair_rounds / sizeof *pair_rounds)
+                         : (int)(sizeof diag_rounds / sizeof *diag_rounds);
+}
 
 /* Classes as bits: W_c is bit c, B_c bit 9 + c. */
 static uint32_t class_bits(const char *s, uint32_t shift) {
@@ -82,42 +123,46 @@ static uint32_t class_bits(const char *s, uint32_t shift) {
 }
 
 typedef struct mg_tf_sel {
-  uint32_t bits, n0;
+  uint32_t bits, n0, n1;
+  mg_tf_kind kind;
 } mg_tf_sel;
 
-/* Item origin * 2 + piece: piece 0 (white) is in W_(x1 mod 9), piece 1
- * (black) in B_(x0 mod 9). */
+/* Item origin * 2 + piece. The diagonal's classes: piece 0 (white) is in
+ * W_(x1 mod 9), piece 1 (black) in B_(x0 mod 9); the pair's: both pieces of
+ * an origin in its class mg_tp_class, white in W, black in B. */
 static int in_classes(uint64_t item, void *arg) {
   const mg_tf_sel *s = arg;
   uint64_t origin = item / 2;
-  uint32_t bit =
-      item % 2 ? MG_TF_PERIOD + (uint32_t)(origin % s->n0 % MG_TF_PERIOD) : (uint32_t)(origin / s->n0 % MG_TF_PERIOD);
-  return (s->bits >> bit) & 1;
+  uint32_t x0 = (uint32_t)(origin % s->n0 % MG_TF_PERIOD), x1 = (uint32_t)(origin / s->n0 % s->n1 % MG_TF_PERIOD);
+  uint32_t c = s->kind == MG_TF_PAIR ? mg_tp_class(x0, x1) : item % 2 ? x0 : x1;
+  return (s->bits >> (c + (item % 2 ? MG_TF_PERIOD : 0))) & 1;
 }
 
-mg_status mg_tf_check(const mg_topo *t, uint32_t s, mg_err *err) {
+mg_status mg_tf_check(const mg_topo *t, uint32_t s, const char *name, mg_err *err) {
   if (t->kind != MG_TOPO_GRID || t->d != 2)
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "torgos: finish=period9 needs a 2D grid");
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "torgos: finish=%s needs a 2D grid", name);
   if (t->n[0] % MG_TF_PERIOD || t->n[1] % MG_TF_PERIOD)
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "torgos: finish=period9 needs both extents multiples of 9 (%u x %u)",
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "torgos: finish=%s needs both extents multiples of 9 (%u x %u)", name,
                    t->n[0], t->n[1]);
   if (s != MG_TF_PERIOD)
-    return mg_fail(err, MG_ERR_UNSUPPORTED,
-                   "torgos: finish=period9 starts from the diagonal of spacing n0/a = 9, not %u", s);
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "torgos: finish=%s starts from points of spacing n0/a = 9, not %u", name,
+                   s);
   return MG_OK;
 }
 
-mg_status mg_tf_begin(mg_tf_state *f, const mg_topo *t, mg_err *err) {
+mg_status mg_tf_begin(mg_tf_state *f, const mg_topo *t, mg_tf_kind kind, mg_err *err) {
+  const tf_round *rounds = table(kind);
   size_t n = 0;
-  for (int r = 0; r < MG_TF_ROUNDS; r++)
+  f->kind = kind;
+  for (int r = 0; r < mg_tf_rounds(kind); r++)
     n += rounds[r].n;
   f->sel = mg_calloc(n * MG_TF_PERIOD, sizeof *f->sel);
   if (!f->sel) return mg_fail(err, MG_ERR_NOMEM, "out of memory");
   size_t k = 0;
-  for (int r = 0; r < MG_TF_ROUNDS; r++)
+  for (int r = 0; r < mg_tf_rounds(kind); r++)
     for (size_t i = 0; i < rounds[r].n; i++)
       for (uint32_t sh = 0; sh < MG_TF_PERIOD; sh++, k++)
-        f->sel[k] = (mg_tf_sel){class_bits(rounds[r].m[i].classes, sh), t->n[0]};
+        f->sel[k] = (mg_tf_sel){class_bits(rounds[r].m[i].classes, sh), t->n[0], t->n[1], kind};
   return MG_OK;
 }
 
@@ -127,6 +172,7 @@ void mg_tf_free(mg_tf_state *f) {
 }
 
 mg_status mg_tf_emit(const mg_tf_state *f, const mg_topo *t, int r, mg_emit *e, mg_err *err) {
+  const tf_round *rounds = table(f->kind);
   size_t base = 0;
   for (int q = 0; q < r; q++)
     base += rounds[q].n * MG_TF_PERIOD;
@@ -153,7 +199,8 @@ mg_status mg_tf_emit(const mg_tf_state *f, const mg_topo *t, int r, mg_emit *e, 
   return MG_OK;
 }
 
-double mg_tf_round_cost(int r, const mg_model *m, double class_bytes) {
+double mg_tf_round_cost(mg_tf_kind kind, int r, const mg_model *m, double class_bytes) {
+  const tf_round *rounds = table(kind);
   double worst = 0;
   for (size_t i = 0; i < rounds[r].n; i++) {
     const tf_msg *q = &rounds[r].m[i];
