@@ -2,7 +2,8 @@
 
 Cnf holds clauses over numbered variables (variable `true` is fixed true), Sinz's sequential counter for "at most
 k of these", and solve(), which writes DIMACS to a temporary file and runs `cadical -q` (Debian: cadical) on it,
-returning the status line's word (SATISFIABLE, UNSATISFIABLE or UNKNOWN) and the set of true variables.
+returning the status line's word (SATISFIABLE, UNSATISFIABLE or UNKNOWN) and the set of true variables; it exits
+with a message if cadical is missing or fails.
 """
 import os
 import subprocess
@@ -44,9 +45,15 @@ class Cnf:
             for cl in self.clauses:
                 f.write(" ".join(map(str, cl)) + " 0\n")
         try:
-            out = subprocess.run(["cadical", "-q", f.name], capture_output=True, text=True).stdout
+            run = subprocess.run(["cadical", "-q", f.name], capture_output=True, text=True)
+        except FileNotFoundError:
+            raise SystemExit("cadical not found (Debian: apt-get install cadical)")
         finally:
             os.unlink(f.name)
+        # CaDiCaL exits 10 (satisfiable), 20 (unsatisfiable) or 0 (no answer); anything else is a failure
+        if run.returncode not in (0, 10, 20):
+            raise SystemExit(f"cadical failed (exit {run.returncode}): {run.stderr.strip()[:200]}")
+        out = run.stdout
         status = next((l[2:] for l in out.splitlines() if l.startswith("s ")), "UNKNOWN")
         model = {int(t) for l in out.splitlines() if l.startswith("v ") for t in l.split()[1:] if int(t) > 0}
         return status, model

@@ -49,7 +49,7 @@ undecided after 150 s). With every class on two points of two classes each (0,d:
 d = 1 .. 4 (0.2 to 6 s), 6 D is not (1/2/3, 2/2/2 and 2/1/3 classes a message, for d = 1 and 2 within 2 minutes;
 for d = 3 and 4 some undecided after 150 s), and 7 D is: 4/4/4 --state=0,4:0,4 --sizes=2/2/3 (38 s; a replay
 independent of the model checks it; torgos finish=pair9's last three rounds, src/algo/gossip/torgos_finish.c,
-reached by torgos_gather9_sat.py's gather), though not for d = 1 and 2 (seconds). With the second point of
+reached by torgos_gather9_sat.py's gather), though not for d = 1 and 2 (25 s to 3 minutes). With the second point of
 W_c in its column and that of B_c in its row (0,0y4:0,4), 4/4/4 is satisfiable (8 s), --sizes=2/2/3 undecided
 after 20 minutes (as it is from 0,3:0,3); 0,0y3:0,3 is undecided after 150 s.
 

@@ -17,14 +17,14 @@ shifted copies then never share an arc). A round-1 message carries its tail's ow
 --cap units its tail holds. Paths are straight, of at most H_i hops in round i (--bend: also one turn, either
 order). The solver chooses T_0 (or --set=x,y;x,y;... fixes it).
 
-Results (each under a second on this project's 2-core machine): 2/3 --d=4 --cap=2 is satisfiable (--c prints it
-as src/algo/gossip/torgos_pair.c's tables: torgos finish=pair9); --cap=1 is not, even with paths of 8 hops; nor are
-2/2 and 3/2 at --cap=2 (2/2 --bend is). --print lists the messages, --c the C tables; both after a replay on the
+Results (on this project's 2-core machine): 2/3 --d=4 --cap=2 is satisfiable in under a second (--c prints it
+as src/algo/gossip/torgos_pair.c's tables: torgos finish=pair9); --cap=1 is not, even with paths of 8 hops (48 s); nor are
+2/2 and 3/2 at --cap=2 (2/2 --bend is; each under a second). --print lists the messages, --c the C tables; both after a replay on the
 27 x 27 torus independent of the model (every lifted arc used once a round, every unit sent held by its tail,
 every point holding every residue of its class after round 2).
 
 Not part of the build or the tests: it needs CaDiCaL (Debian: cadical).
-Usage: torgos_gather9_sat.py H1/H2 [--d=D] [--cap=C] [--bend] [--set=...] [--print] [--c]
+Usage: torgos_gather9_sat.py H1/H2 [--d=D (4)] [--cap=C (5)] [--bend] [--set=x,y;x,y;...] [--print] [--c]
 """
 import sys
 
@@ -140,9 +140,19 @@ def build(hmax, d, cap, bend, fixed):
     return f, sel, rounds, carry
 
 
+class ReplayError(Exception):
+    pass
+
+
+def check(ok, msg):
+    if not ok:
+        raise ReplayError(msg)
+
+
 def replay(d, T0, r1, r2):
-    """Independent check on the 27 x 27 torus: lift the two rounds to every class and every period, then the
-    two circulation rounds; each point must hold all 81 nodes of its class."""
+    """Independent check on the 27 x 27 torus: lift the two rounds to every class and every period; every arc
+    is used once a round, every unit sent is held by its tail, and after round 2 each point holds one copy of
+    every residue of its class (the circulation of rounds 3 and 4 then completes every residue it holds)."""
     n = 27
     hold = {(x, y): {(x, y)} for x in range(n) for y in range(n)}
     for rnd in (r1, r2):
@@ -157,14 +167,14 @@ def replay(d, T0, r1, r2):
                             s = 1 if ln > 0 else -1
                             for _ in range(abs(ln)):
                                 arc = ((x % n, y % n), axis, s)
-                                assert arc not in used, f"arc {arc} used twice"
+                                check(arc not in used, f"arc {arc} used twice")
                                 used.add(arc)
                                 x, y = (x + s, y) if axis == 0 else (x, y + s)
                         # units are offsets of class-0 origins from the class-0 tail
                         payload = set()
                         for ua, ub in units:
                             o = ((a + ua + c + i) % n, (b + ub + c + j) % n)
-                            assert o in hold[tail], f"{tail} sends {o} it lacks"
+                            check(o in hold[tail], f"{tail} sends {o} it lacks")
                             payload.add(o)
                         new.setdefault((x % n, y % n), set()).update(payload)
         for v, s in new.items():
@@ -174,7 +184,7 @@ def replay(d, T0, r1, r2):
     for x in range(n):
         for y in range(n):
             cs = [c for c in range(N) if ((x - c) % N, (y - c) % N) in T0]
-            assert len(cs) == 1
+            check(len(cs) == 1, f"origin {(x, y)} is in {len(cs)} classes")
             cls[x, y] = cs[0]
     for c in range(N):
         for px in (c, c + d):
@@ -185,13 +195,16 @@ def replay(d, T0, r1, r2):
                     # residues held after two rounds: the circulation completes every residue it holds once
                     res = {(o[0] % N, o[1] % N) for o in got}
                     want = {((t[0] + c) % N, (t[1] + c) % N) for t in T0}
-                    assert res >= want, f"point {pt} of class {c} lacks residues {want - res}"
-    return True
+                    check(res >= want, f"point {pt} of class {c} lacks residues {want - res}")
 
 
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if len(args) != 1 or len(args[0].split("/")) != 2 or not all(t.isdigit() and int(t) > 0 for t in args[0].split("/")):
+        sys.exit(__doc__.strip().splitlines()[-1])
     hmax = [int(t) for t in args[0].split("/")]
+    if "--c" in sys.argv and "--bend" in sys.argv:
+        sys.exit("--c prints straight paths only (torgos_pair.c's tables): drop --bend")
     opt = {a.split("=", 1)[0]: a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--") and "=" in a}
     d = int(opt.get("--d", "4"))
     cap = int(opt.get("--cap", "5"))
@@ -205,7 +218,7 @@ def main():
         return
     T0 = {o for o, v in sel.items() if v in model}
     print("T_0:", sorted(T0))
-    r1 = [(p[0], p[1], [p[0]]) for p, (u, _, _) in rounds[0].items() if u in model]
+    r1 = [(p[0], p[1]) for p, (u, _, _) in rounds[0].items() if u in model]
     r2 = []
     for p, (u, _, _) in rounds[1].items():
         if u in model:
@@ -213,7 +226,7 @@ def main():
             if us:
                 r2.append((p[0], p[1], us))
     # round-1 messages whose unit nobody uses are dropped (the replay checks what is left)
-    r1o = [(t, lg, [(0, 0)]) for t, lg, _ in r1]
+    r1o = [(t, lg, [(0, 0)]) for t, lg in r1]
     # a unit's offset from its round-2 tail is the one its round-1 path covered
     r2fix, needed = [], set()
     for t, lg, us in r2:
@@ -228,8 +241,11 @@ def main():
         r2fix.append((t, lg, offs))
     pts = {(0, 0), (d % N, 0)}
     r1o = [m for m in r1o if (m[0], m[1]) in needed or (path_arcs((m[0], m[1]))[1] in pts and m[0] in T0)]
-    ok = replay(d, T0, r1o, r2fix)
-    print("replay on 27 x 27:", "ok" if ok else "FAILED")
+    try:
+        replay(d, T0, r1o, r2fix)
+    except ReplayError as e:
+        sys.exit(f"replay on 27 x 27: FAILED: {e}")
+    print("replay on 27 x 27: ok")
     if "--print" in sys.argv:
         for i, rnd in enumerate((r1o, r2fix)):
             for t, lg, us in rnd:

@@ -44,9 +44,10 @@
  *   schedule with extra routing rounds for the transfers that would use a
  *   wrap-around link (src/algo/meshemu.h).
  * Parameters: a (default 3), b (default 3, or a list "3/9" of per-round
- *   b_i), x (default: floor(b_i/2); or a list "1/4"), finish (phase4, or
- *   period9: from spacing 9, four searched rounds in place of phase 4;
- *   torgos_finish.c).
+ *   b_i), x (default: floor(b_i/2); or a list "1/4"), finish (phase4;
+ *   period9: from spacing 9, four searched rounds in place of phase 4,
+ *   torgos_finish.c; pair9: seven rounds on 27 x 27, its own gather to two
+ *   points a class and a three-round finish, torgos_pair.c).
  *
  * Trace, torus:9x9, a = 3, b = 3, x = 1 (s = 3): round 0: nodes next to a
  * point send their white piece along the row (black: along the column) to it;
@@ -421,7 +422,7 @@ static mg_status tg_closed(const mg_problem_spec *pb, const mg_params *ps, doubl
 
 /* tune: every a with n0/a dividing n1, every uniform b dividing s (and
  * b = s) with every x from floor(b/2) to b + b/4, and per a the best b_j,
- * x_j round by round, and the finish period9 where s = 9
+ * x_j round by round, and the finishes period9 and pair9 where s = 9
  * (mg_dg_candidates_with); ranked by the recount on the torus
  * (the same for a mesh, whose extra rounds come on top), the best few
  * simulated. */
@@ -453,7 +454,8 @@ const mg_algo mg_algo_torgos = {
     .summary = "TORGOS(a,b,x): concentrate on diagonals, white/black pieces routed orthogonally",
     .paper = "Juurlink, Rao, Sibeyn 1996 section 5.2, Lemma 8, eqs. (5)-(6); Juurlink, Rao, Sibeyn 1998 TORGOS(n,a,b)",
     .restrictions = "2D tori and meshes; a divides n0 and n0/a divides n1; all-port",
-    .rounding = "a = auto takes 3 or the least a whose spacing n0/a divides both extents; b factors n0/a greedily, the "
+    .rounding = "a = auto takes 3 or the least a whose spacing n0/a divides both extents (with a finish, n0/9); b "
+                "factors n0/a greedily, the "
                 "last round takes the remaining factor; x_i >= floor(b_i/2); "
                 "meshes add a round for transfers that would wrap around",
     .params = tg_params,

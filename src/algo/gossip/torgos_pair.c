@@ -34,7 +34,8 @@
  *     phase 3, 9a origins a step): now every point holds every origin of its
  *     class, both pieces: the state the finish starts from.
  *   Finish: torgos_finish.c's second table, 3 rounds of 2, 2 and 3 classes
- *     a message, D = n0 n1 / 18 units a class.
+ *     a message, where a class is one colour of ours, W_c or B_c: D = n0 n1
+ *     / 18 units.
  * Cost on 27 x 27, distance neglected, one node's data the unit: rounds of
  * 1, 2, 9, 27 units and 7 D = 283.5: 7 r + 322.5 (TORGOS(3,3,1): 8 r + 344).
  * Rectangular tori run max(floor(a0/2), floor(a1/2)) rounds a phase.
@@ -146,7 +147,7 @@ int64_t mg_tp_rounds(const mg_topo *t) {
  * 1 second) along axis `dim` pass on the data of the point s - 1 steps
  * behind; `any` marks the axis whose circulation is done. */
 static mg_status circulate(const mg_topo *t, mg_emit *e, int fam, int dim, uint32_t s, const int8_t (*off)[2],
-                           tp_sel *sel, size_t *k, mg_err *err) {
+                           tp_sel *sel, size_t cap, size_t *k, mg_err *err) {
   uint32_t a0 = t->n[0] / TP, a1 = t->n[1] / TP, a = dim == 0 ? a0 : a1;
   if (s > a / 2) return MG_OK;
   mg_status st = MG_OK;
@@ -157,6 +158,7 @@ static mg_status circulate(const mg_topo *t, mg_emit *e, int fam, int dim, uint3
         for (int dir = 1; dir >= -1 && st == MG_OK; dir -= 2) {
           if (dir < 0 && a % 2 == 0 && s == a / 2) break; /* both ways reach the same point */
           int64_t back = -(int64_t)dir * (int64_t)(s - 1) * TP;
+          if (*k == cap) return mg_fail(err, MG_ERR_INVALID, "torgos finish=pair9: more transfers than counted");
           tp_sel *q = &sel[(*k)++];
           *q = (tp_sel){t->n[0], t->n[1], wrap(p0 + (dim == 0) * back, t->n[0]), wrap(p1 + (dim == 1) * back, t->n[1]),
                         off,     TP,      (uint8_t)(dim == 1 && fam == 0),       (uint8_t)(dim == 0 && fam == 1)};
@@ -200,8 +202,8 @@ mg_status mg_tp_emit(const mg_topo *t, mg_emit *e, mg_err *err) {
     for (uint32_t s = 1; s <= f; s++) {
       size_t k = 0;
       /* phase A: first points along rows, second along columns; B: the other way */
-      MG_CHECK(circulate(t, e, 0, phase, s, off[0], sel, &k, err));
-      MG_CHECK(circulate(t, e, 1, 1 - phase, s, off[1], sel, &k, err));
+      MG_CHECK(circulate(t, e, 0, phase, s, off[0], sel, most, &k, err));
+      MG_CHECK(circulate(t, e, 1, 1 - phase, s, off[1], sel, most, &k, err));
       MG_CHECK(mg_emit_round(e, err));
     }
   MG_CHECK(mg_tf_begin(&fin, t, MG_TF_PAIR, err));
