@@ -41,23 +41,9 @@ import time
 
 import pulp
 
-# SimGrid's bandwidth factors on the platform (lower byte bound, factor) and
-# the 0.4 us latency of one hop (bench/paragon, the probe of docs/allgather.md)
-BANDS = [(0, .812084), (257, .338112), (732, .341987), (1426, .608902), (3484, .77493),
-         (5776, 1.08739), (9376, .58729), (15424, .697866), (65472, .940694)]
-OVERHEAD = 250.0
+from smpi_bands import OVERHEAD, times
+
 PIECES = 63
-
-
-def one_hop(blocks, blk):
-    b = blocks * blk
-    f = [fa for lo, fa in BANDS if b >= lo][-1]
-    return b / (175e6 * f) * 1e6 + 0.4
-
-
-def times(blk):
-    raw = {m: one_hop(m, blk) for m in range(1, 65)}
-    return {m: min(raw[j] for j in range(m, 65)) for m in range(1, 65)}
 
 
 def uniform(K, T):

@@ -62,3 +62,7 @@ add_custom_target(meshgossip-mpi-smpi-tool ALL DEPENDS ${PROJECT_BINARY_DIR}/mes
 add_test(NAME smpi_calibrate_9x9 COMMAND bash ${PROJECT_SOURCE_DIR}/bench/paragon/calibrate_check.sh
          ${PROJECT_BINARY_DIR}/meshgossip-mpi-smpi $<TARGET_FILE:meshgossip-cli>)
 set_tests_properties(smpi_calibrate_9x9 PROPERTIES TIMEOUT 300 LABELS smpi)
+# The platform's lower bound for every allgather schedule (docs/allgather.md):
+# a linear program, no SMPI run; it needs SciPy and skips without it.
+add_test(NAME allgather_flow_lp COMMAND bash ${PROJECT_SOURCE_DIR}/tests/allgather_flow_lp.sh ${PROJECT_SOURCE_DIR})
+set_tests_properties(allgather_flow_lp PROPERTIES TIMEOUT 600 LABELS smpi SKIP_RETURN_CODE 77)

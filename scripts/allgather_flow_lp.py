@@ -1,0 +1,158 @@
+#!/usr/bin/python3
+"""A lower bound for allgather on the SMPI Paragon platform that holds for
+every schedule: nodes in any roles, receiving any number of messages at once,
+on any routes (docs/allgather.md, "Where we still lose").
+
+SMPI charges a rank 250 us of CPU before each of its messages leaves, one
+after the other; a message of s blocks then takes at least T(s) (one free
+hop at SimGrid's bandwidth factor for its size, padded to the cheapest size
+at or above s: smpi_bands.py). A message may carry only what its sender held
+at its call. A schedule ends by D when every node holds all N - 1 other
+pieces by D.
+
+The program is a flow of N units (the nodes) through states (time bin t,
+pieces received r), bins of delta us. A node's path:
+  - waits a bin: (t, r) -> (t + 1, r);
+  - credits a received message of s pieces: (t, r) -> (t, min(r + s, N - 1)),
+    taking one message of size s from the pool of those arrived by bin t;
+  - calls a send of s <= r + 1 pieces: (t, r) -> (t + G, r), G = 250 / delta,
+    putting one message of size s into the pool at bin
+    floor((t delta + 250 + T(s)) / delta), if that is at most D;
+  - ends at (H, N - 1), H = floor(D / delta), or at (H, r) paying N - 1 - r.
+The pool of size s is an inventory: a message is credited at most once, at or
+after its arrival bin. The program minimises what the nodes pay (the
+shortfall).
+
+Every schedule that ends by D is such a flow with shortfall 0: a node's k-th
+call at time c goes to bin floor(c / delta) (the next call, 250 us later or
+more, is at bin floor(c / delta) + G or later), a message it receives by its
+k-th call is credited at that call's bin (its arrival bin, from the earliest
+arrival, is no later), the rest at H; counting pieces (never duplicates,
+never named) only loosens it. So a positive shortfall proves that no
+schedule ends by D. `--pieces` loosens it further (a message's pieces may
+be credited one by one to different nodes) for a smaller program.
+
+Results (HiGHS interior point, one thread; 64 nodes):
+  1 KiB blocks, pieces one by one: bins of 10 us: shortfall 54.6 at 1870 us
+  (23 s), 26.6 at 1875, 0 at 1880; bins of 5 us: 31.0 at 1887.5, 0 at 1895;
+  bins of 2.5 us: 33.4 at 1893.75, 22.0 at 1895 (316 s), 0 at 1900 (508 s).
+  So no allgather of 1 KiB blocks on 64 ranks of this platform ends by
+  1.895 ms. 256 B blocks: shortfall 0 at 1600 us (bins of 10 us, whole
+  messages too): the program does not exclude 1.60 ms there.
+CTest allgather_flow_lp runs the 1870 us case and 1996 us (where a real
+schedule ends) and skips without SciPy (Debian: python3-scipy).
+Usage: allgather_flow_lp.py D | --bisect LO HI  [--delta US] [--blk BYTES]
+                            [--nodes N] [--pieces]
+"""
+import argparse
+import math
+import sys
+import time
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.optimize import linprog
+
+from smpi_bands import OVERHEAD, times
+
+
+def program(D, delta, blk, nodes, pieces):
+    """The flow program as (A_eq, b_eq, A_ub, b_ub, cost)."""
+    G = int(round(OVERHEAD / delta))
+    if abs(G * delta - OVERHEAD) > 1e-9:
+        raise ValueError('delta must divide 250')
+    H = int(math.floor(D / delta + 1e-9))
+    need = nodes - 1
+    T = times(blk, nodes)
+    R = need + 1
+    nstate = (H + 1) * R
+    sizes = 1 if pieces else need
+
+    def state(t, r):
+        return t * R + r
+
+    def pool(s, t):
+        return nstate + (s - 1) * (H + 1) + t
+
+    ri, ci, va, cost = [], [], [], []
+
+    def arc(entries, c=0.0):
+        j = len(cost)
+        for r_, v in entries:
+            ri.append(r_)
+            ci.append(j)
+            va.append(v)
+        cost.append(c)
+
+    for t in range(H + 1):
+        for r in range(R):
+            if t < H:
+                arc([(state(t, r), 1), (state(t + 1, r), -1)])
+            if r < need:
+                for s in range(1, sizes + 1):
+                    arc([(state(t, r), 1), (state(t, min(r + s, need)), -1), (pool(s, t), 1)])
+            for s in range(1, min(r + 1, need) + 1):
+                x = t * delta + OVERHEAD + T[s]
+                if x <= D + 1e-9:
+                    land = int(math.floor(x / delta + 1e-9))
+                    put = [(pool(s, land), -1)] if not pieces else [(pool(1, land), -s)]
+                    arc([(state(t, r), 1), (state(min(t + G, H), r), -1)] + put)
+    for r in range(need):
+        arc([(state(H, r), 1), (state(H, need), -1)], float(need - r))
+    for s in range(1, sizes + 1):  # what stays in the pool carries to the next bin
+        for t in range(H):
+            arc([(pool(s, t), 1), (pool(s, t + 1), -1)])
+    A = sp.csr_matrix((va, (ri, ci)), shape=(nstate + sizes * (H + 1), len(cost)))
+    b = np.zeros(nstate)
+    b[state(0, 0)] = nodes
+    b[state(H, need)] = -nodes
+    return A[:nstate], b, A[nstate:], np.zeros(A.shape[0] - nstate), np.array(cost)
+
+
+def shortfall(D, delta, blk, nodes, pieces):
+    Aeq, beq, Aub, bub, c = program(D, delta, blk, nodes, pieces)
+    t0 = time.time()
+    res = linprog(c, A_ub=Aub, b_ub=bub, A_eq=Aeq, b_eq=beq, bounds=(0, None),
+                  method='highs-ipm')
+    if res.status != 0:
+        raise RuntimeError(f'HiGHS: {res.message}')
+    print(f'D = {D:g} us, delta {delta:g}, {blk} B blocks, {nodes} nodes'
+          f'{", pieces one by one" if pieces else ""}: {c.size} arcs, shortfall '
+          f'{max(res.fun, 0.0):.4f} ({time.time() - t0:.0f} s)', flush=True)
+    return max(res.fun, 0.0)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('D', nargs='?', type=float, help='deadline in us')
+    ap.add_argument('--bisect', nargs=2, type=float, metavar=('LO', 'HI'))
+    ap.add_argument('--delta', type=float, default=5.0)
+    ap.add_argument('--blk', type=int, default=1024)
+    ap.add_argument('--nodes', type=int, default=64)
+    ap.add_argument('--pieces', action='store_true')
+    a = ap.parse_args()
+    if a.delta <= 0 or a.blk <= 0 or a.nodes < 2 or (a.D is None) == (a.bisect is None):
+        ap.error('give D or --bisect LO HI, a positive delta and blk, and nodes >= 2')
+    if abs(round(OVERHEAD / a.delta) * a.delta - OVERHEAD) > 1e-9:
+        ap.error('delta must divide 250')
+    run = lambda D: shortfall(D, a.delta, a.blk, a.nodes, a.pieces)
+    if a.D is not None:
+        f = run(a.D)
+        print('no schedule ends by D' if f > 1e-6 else 'the program does not exclude D')
+        return
+    lo, hi = a.bisect
+    if run(lo) <= 1e-6:
+        sys.exit(f'{lo:g} is not excluded: nothing to bisect')
+    if run(hi) > 1e-6:
+        sys.exit(f'{hi:g} is excluded too: raise HI')
+    while hi - lo > a.delta / 2:
+        mid = (lo + hi) / 2
+        if run(mid) > 1e-6:
+            lo = mid
+        else:
+            hi = mid
+    print(f'no schedule ends by {lo:g} us; the program allows {hi:g}')
+
+
+if __name__ == '__main__':
+    main()
