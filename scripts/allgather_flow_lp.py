@@ -37,8 +37,10 @@ Results (HiGHS interior point, one thread; 64 nodes):
   (23 s), 26.6 at 1875, 0 at 1880; bins of 5 us: 31.0 at 1887.5, 0 at 1895;
   bins of 2.5 us: 33.4 at 1893.75, 22.0 at 1895 (316 s), 0 at 1900 (508 s).
   So no allgather of 1 KiB blocks on 64 ranks of this platform ends by
-  1.895 ms. 256 B blocks: shortfall 0 at 1600 us (bins of 10 us, whole
-  messages too): the program does not exclude 1.60 ms there.
+  1.895 ms. 256 B blocks, pieces one by one, bins of 2.5 us: 5.66 at 1600
+  us (297 s), 0 at 1610 and 1620 (recursive doubling ends at 1619.7 on free
+  hops); bins of 10 us, and of 5 us with whole messages: 0 at 1600. So none
+  ends by 1.600 ms there either.
 CTest allgather_flow_lp runs the 1870 us case and 1996 us (where a real
 schedule ends) and skips without SciPy (Debian: python3-scipy).
 Usage: allgather_flow_lp.py D | --bisect LO HI  [--delta US] [--blk BYTES]
