@@ -135,9 +135,13 @@ def main():
     a = ap.parse_args()
     if a.delta <= 0 or a.blk <= 0 or a.nodes < 2 or (a.D is None) == (a.bisect is None):
         ap.error('give D or --bisect LO HI, a positive delta and blk, and nodes >= 2')
-    if abs(round(OVERHEAD / a.delta) * a.delta - OVERHEAD) > 1e-9:
-        ap.error('delta must divide 250')
-    run = lambda D: shortfall(D, a.delta, a.blk, a.nodes, a.pieces)
+
+    def run(D):
+        try:
+            return shortfall(D, a.delta, a.blk, a.nodes, a.pieces)
+        except ValueError as e:  # program()'s own check of the bin width
+            ap.error(str(e))
+
     if a.D is not None:
         f = run(a.D)
         print('no schedule ends by D' if f > 1e-6 else 'the program does not exclude D')
