@@ -15,7 +15,10 @@
 # exit 0); parameters in JSON keep their text (plan=01 is not plan=1);
 # auto prices as compare does; figures in text are the shortest round trip;
 # a status line never lands in a document written to standard output;
-# decimal numbers only.
+# decimal numbers only. A third (hostile input): the JSON model has every
+# key of its own; ell and detach stop at 2^53; run refuses a bound past a
+# double and writes bytes moved past one as such (JSON null); an algorithm
+# parameter twice is refused.
 set -uo pipefail
 mg=$1
 tmp=$(mktemp -d)
@@ -211,4 +214,35 @@ grep -q "^wrote -" err || fail "plot -o -: no status line on stderr"
 # decimal numbers only; a subnormal is a number
 [ "$(status bound --problem gossip --topo ring:5 --model ts=0x10)" = 2 ] || fail "ts=0x10 accepted"
 [ "$(status bound --problem gossip --topo ring:5 --model ts=1e-320)" = 0 ] || fail "ts=1e-320 refused"
+# a third review, by hostile input:
+# the JSON model has every key of its own (share, routes, detach and ack were
+# glued into the bwf string, or dropped without one)
+"$mg" run --algo ring --topo ring:9 --json \
+  --model detach=5,contention=fair,ack=0.5,o=1e-6,share=hops,routes=dor,bwf=0:1\;4096:0.5 >m.json || fail "run --json model"
+python3 -c '
+import json, sys
+m = json.load(open("m.json"))["model"]
+want = {"bwf": "0:1;4096:0.5", "share": "hops", "routes": "dor", "detach": 5, "ack": 0.5, "o": 1e-6, "contention": "fair"}
+bad = {k: m.get(k) for k in want if m.get(k) != want[k]}
+sys.exit(f"model keys {bad}" if bad else 0)' || fail "run --json: the model object"
+# whole-number model keys stop at 2^53, so an export reads back the same
+[ "$(status run --algo ring --topo ring:9 --model ell=18446744073709551615)" = 2 ] || fail "ell=2^64-1 accepted"
+[ "$(status run --algo ring --topo ring:9 --model contention=fair,detach=9007199254740993)" = 2 ] || fail "detach 2^53+1"
+"$mg" run --algo ring --topo ring:9 --model ell=9007199254740992 --export e53.json >/dev/null || fail "ell=2^53 refused"
+"$mg" verify e53.json | grep -q "ell=9007199254740992" || fail "ell=2^53 does not read back"
+# run refuses what bound refuses: bytes moved or a bound past a double
+[ "$(status run --algo ring --topo ring:9 --bytes 3e307 --model tl=1 --json)" = 2 ] || fail "run at 3e307 bytes"
+grep -q "overflows a double" err || fail "run at 3e307 bytes: $(cat err)"
+[ -s out ] && fail "run at 3e307 bytes printed $(cat out)"
+[ "$(status run --algo ring --topo ring:27 --bytes 1e307 --model tl=1)" = 2 ] || fail "run ring:27 at 1e307 bytes"
+# a price and a bound within a double, the bytes moved past one: said so
+# (JSON null, not a key left out)
+"$mg" run --algo dimwise --topo torus:4x4 --bytes 1e306 --model tl=1 --json >big.json || fail "dimwise at 1e306"
+python3 -c 'import json, sys; d = json.load(open("big.json")); sys.exit(not ("bytes_moved" in d and d["bytes_moved"] is None and d["cost"] > 0))' ||
+  fail "1e306 bytes: bytes_moved $(cat big.json | head -c 300)"
+"$mg" run --algo dimwise --topo torus:4x4 --bytes 1e306 --model tl=1 | grep -q "more than a double's bytes moved" ||
+  fail "1e306 bytes: the text line"
+# an algorithm parameter twice is refused, as a model key twice is
+[ "$(status run --algo circgos:a=3,a=4 --topo ring:81 --r 10)" = 2 ] && grep -q "'a' is given twice" err ||
+  fail "a parameter twice: $(cat err)"
 echo "cli_edges: ok"

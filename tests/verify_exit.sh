@@ -86,6 +86,12 @@ case_ 2 g 'd["model"]["contention"] = "strict,ts=0"'
 case_ 2 g 'd["model"]["contention"] = 1'
 case_ 2 g 'd["model"]["@/etc/hostname"] = 1'
 case_ 2 g 'd["algorithm"] = 5'
+# algorithm and params may be left out, not given in another type (a review:
+# "params": "x", [] and null read as none; a float parameter was skipped)
+case_ 0 g 'del d["algorithm"]; del d["params"]'
+case_ 2 g 'd["params"] = "x"'
+case_ 2 g 'd["params"] = None'
+case_ 2 g 'd["params"] = {"a": 1.5}'
 case_ 2 b 'd["rounds"][0][0]["dst"] = 1'
 case_ 2 g 'd["version"] = 2'
 case_ 2 g 'd["problem"] = "broadcast"'

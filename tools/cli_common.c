@@ -285,11 +285,21 @@ json_t *cli_model_json(const mg_model *m) {
   if (m->o != 0) json_object_set_new(j, "o", json_real(m->o));
   if (m->orecv != 0) json_object_set_new(j, "or", json_real(m->orecv));
   if (m->timing != MG_TIMING_SYNC) json_object_set_new(j, "timing", json_string(mg_timing_name(m->timing)));
+  /* the keys of a schedule file's model (src/schedule/export.c), each its
+   * own: a review found share, routes, detach and ack glued into the bwf
+   * string, or dropped without one */
   if (m->nbwf) {
-    char buf[1024], *b;
-    mg_model_format(m, buf, sizeof buf);
-    if ((b = strstr(buf, ",bwf="))) json_object_set_new(j, "bwf", json_string(b + 5));
+    char buf[1024], x[32];
+    size_t n = 0;
+    for (int k = 0; k < m->nbwf && n < sizeof buf; k++)
+      n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%llu:%s", k ? ";" : "", (unsigned long long)m->bwf_at[k],
+                            mg_fmt_double(m->bwf[k], x, sizeof x));
+    json_object_set_new(j, "bwf", json_string(buf));
   }
+  if (m->share == MG_SHARE_HOPS) json_object_set_new(j, "share", json_string("hops"));
+  if (m->routes != MG_ROUTES_SCHEDULE) json_object_set_new(j, "routes", json_string(mg_routes_name(m->routes)));
+  if (m->detach) json_object_set_new(j, "detach", json_integer((json_int_t)m->detach));
+  if (m->ack != 0) json_object_set_new(j, "ack", json_real(m->ack));
   return j;
 }
 
@@ -350,8 +360,10 @@ json_t *cli_report_json(const char *algo, const mg_params *ps, const mg_problem_
   json_object_set_new(
       o, "cost_terms",
       json_pack("{s:f, s:f, s:f}", "startup", rep->cost_startup, "hop", rep->cost_hop, "transfer", rep->cost_transfer));
-  json_object_set_new(o, "bytes_moved", json_real(rep->bytes_moved));
-  json_object_set_new(o, "max_arc_load", json_real(rep->max_arc_load));
+  /* bytes summed past a double: null, not a key left out (json_real(inf)
+   * is no value; a review found the key missing at 3e307 bytes) */
+  json_object_set_new(o, "bytes_moved", isfinite(rep->bytes_moved) ? json_real(rep->bytes_moved) : json_null());
+  json_object_set_new(o, "max_arc_load", isfinite(rep->max_arc_load) ? json_real(rep->max_arc_load) : json_null());
   json_object_set_new(o, "sum_max_hops", json_integer((json_int_t)rep->sum_max_hops));
   json_object_set_new(o, "transfers", json_integer((json_int_t)rep->transfers));
   json_object_set_new(o, "lower_bound", json_real(rep->lower_bound));
@@ -456,7 +468,8 @@ void cli_print_report(const char *algo, const mg_params *ps, const mg_problem_sp
            rep->ratio_to_bound);
   }
   printf("transfers      %llu, %s bytes moved, busiest arc %s bytes\n", (unsigned long long)rep->transfers,
-         mg_fmt_double(rep->bytes_moved, a, sizeof a), mg_fmt_double(rep->max_arc_load, b, sizeof b));
+         isfinite(rep->bytes_moved) ? mg_fmt_double(rep->bytes_moved, a, sizeof a) : "more than a double's",
+         mg_fmt_double(rep->max_arc_load, b, sizeof b));
   printf("simulation     %.3f s, peak RSS %.1f MiB\n", rep->wall_s, (double)rep->peak_rss_bytes / 1048576.0);
 }
 

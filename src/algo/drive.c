@@ -5,6 +5,7 @@
  * is attached in one place and every tap sees the same resolved stream. */
 #include "algo_internal.h"
 
+#include <math.h>
 #include <string.h>
 
 typedef struct driver {
@@ -58,14 +59,25 @@ out:
 }
 
 /* The lower bound of the problem the schedule solves, and the ratio
- * (0 unless the schedule verified: a rejected schedule has no price). */
-static void attach_bound(const mg_schedule_info *info, mg_report *rep) {
+ * (0 unless the schedule verified: a rejected schedule has no price). A
+ * bound beyond a double refuses the run, as a cost beyond one does
+ * (sim.c): a review found `run` printing a bound of 0 on ring:9 at 3e307
+ * bytes where `bound` and `compare` refused. */
+static mg_status attach_bound(const mg_schedule_info *info, mg_report *rep, mg_err *err) {
   mg_problem_spec pb = {.problem = info->problem, .topo = info->topo, .model = info->model, .bytes = info->bytes};
   mg_bound b;
-  if (mg_lower_bound(&pb, &b, NULL) == MG_OK) {
+  mg_err berr;
+  if (mg_lower_bound(&pb, &b, &berr) == MG_OK) {
     rep->lower_bound = b.lower_bound;
     rep->ratio_to_bound = b.lower_bound > 0 && rep->verified ? rep->cost / b.lower_bound : 0;
+    return MG_OK;
   }
+  int finite = isfinite(b.lower_bound); /* mg_lower_bound zeroes b first: only its terms can be non-finite */
+  for (int i = 0; i < b.n; i++)
+    finite = finite && isfinite(b.term[i].value);
+  if (finite) return MG_OK; /* no bound for this model: the report has none */
+  rep->verified = 0;
+  return mg_fail(err, MG_ERR_INVALID, "%s", berr.msg);
 }
 
 mg_status mg_drive(mg_generator_fn gen, void *gen_arg, mg_tap *taps, size_t ntaps, const mg_sim_opts *opts,
@@ -90,7 +102,10 @@ mg_status mg_drive(mg_generator_fn gen, void *gen_arg, mg_tap *taps, size_t ntap
     st = gen(gen_arg, &sink, err);
     mg_sim_take_report(d.sim, rep);
     /* the bound is the problem's, whether or not the schedule kept the rules */
-    if (d.begun) attach_bound(&d.info, rep);
+    if (d.begun) {
+      mg_status bst = attach_bound(&d.info, rep, st == MG_OK ? err : NULL);
+      if (st == MG_OK) st = bst;
+    }
   }
   for (size_t k = 0; k < ntaps; k++) {
     if (!taps[k].end) continue;

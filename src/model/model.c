@@ -9,6 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* whole-number keys (ell, detach) stop at 2^53, the last integer a JSON
+ * number (a double) holds exactly */
+#define MG_MODEL_INT_MAX 9007199254740992ull
+
 void mg_model_default(mg_model *m) {
   memset(m, 0, sizeof *m);
   m->switching = MG_SW_WORMHOLE;
@@ -79,7 +83,10 @@ static mg_status set_key(mg_model *m, const char *k, const char *v, mg_err *err)
   }
   if (!strcmp(k, "ell")) {
     uint64_t e;
-    if (!mg_parse_u64(v, &e)) return mg_fail(err, MG_ERR_INVALID, "ell must be a whole number >= 0, not '%s'", v);
+    /* at most 2^53, so that a schedule file (JSON numbers, doubles) reads
+     * back the same model (a review: 2^64 - 1 was exported and refused) */
+    if (!mg_parse_u64(v, &e) || e > MG_MODEL_INT_MAX)
+      return mg_fail(err, MG_ERR_INVALID, "ell must be a whole number 0 .. 2^53, not '%s'", v);
     m->ell = e;
     return MG_OK;
   }
@@ -124,7 +131,8 @@ static mg_status set_key(mg_model *m, const char *k, const char *v, mg_err *err)
     return MG_OK;
   }
   if (!strcmp(k, "detach")) {
-    if (!mg_parse_u64(v, &m->detach)) return mg_fail(err, MG_ERR_INVALID, "detach takes bytes (0: none), not '%s'", v);
+    if (!mg_parse_u64(v, &m->detach) || m->detach > MG_MODEL_INT_MAX)
+      return mg_fail(err, MG_ERR_INVALID, "detach takes bytes, 0 (none) .. 2^53, not '%s'", v);
     return MG_OK;
   }
   if (!strcmp(k, "ack")) {

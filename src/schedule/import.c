@@ -68,8 +68,13 @@ static mg_status read_info(json_t *root, mg_schedule_info *info, mg_err *err) {
   json_t *al = json_object_get(root, "algorithm");
   if (al && !json_is_string(al)) return mg_fail(err, MG_ERR_INVALID, "algorithm: expected a string");
   snprintf(info->algorithm, sizeof info->algorithm, "%s", al ? json_string_value(al) : "file");
+  /* algorithm and params may be left out (a schedule written by another
+   * program), but not given in another type (a review: "params": "x" and
+   * [] and null were read as none) */
   json_t *params = json_object_get(root, "params");
-  if (json_is_object(params)) {
+  if (params && !json_is_object(params))
+    return mg_fail(err, MG_ERR_INVALID, "params: expected an object of names and values");
+  if (params) {
     const char *k;
     json_t *v;
     json_object_foreach(params, k, v) {
@@ -79,7 +84,7 @@ static mg_status read_info(json_t *root, mg_schedule_info *info, mg_err *err) {
       else if (json_is_string(v))
         snprintf(buf, sizeof buf, "%s", json_string_value(v));
       else
-        continue;
+        return mg_fail(err, MG_ERR_INVALID, "params.%s: expected a whole number or a string", k);
       if (mg_params_set(&info->params, k, buf, NULL) != MG_OK) break;
     }
   }

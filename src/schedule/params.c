@@ -56,6 +56,9 @@ mg_status mg_params_parse(const char *spec, mg_params *ps, mg_err *err) {
     char *eq = strchr(tok, '=');
     if (!eq) return mg_fail(err, MG_ERR_INVALID, "parameter '%s' is not k=v", tok);
     *eq = 0;
+    /* as the model's keys: a key twice is refused, not the last one taken
+     * (a review: circgos:a=3,a=4 ran as a=4) */
+    if (mg_params_get(ps, tok)) return mg_fail(err, MG_ERR_INVALID, "parameter '%s' is given twice", tok);
     mg_status st = mg_params_set(ps, tok, eq + 1, err);
     if (st != MG_OK) return st;
   }
