@@ -1,14 +1,16 @@
 #!/usr/bin/python3
 """A lower bound for allgather on the SMPI Paragon platform that holds for
-every schedule: nodes in any roles, receiving any number of messages at once,
-on any routes (docs/allgather.md, "Where we still lose").
+every schedule whose messages carry whole blocks: nodes in any roles,
+receiving any number of messages at once, on any routes (docs/allgather.md,
+"Where we still lose"); with --split, for every schedule at all, blocks cut
+anywhere, at a looser count.
 
 SMPI charges a rank 250 us of CPU before each of its messages leaves, one
 after the other; a message of s blocks then takes at least T(s) (one free
-hop at SimGrid's bandwidth factor for its size, padded to the cheapest size
-at or above s: smpi_bands.py). A message may carry only what its sender held
-at its call. A schedule ends by D when every node holds all N - 1 other
-pieces by D.
+hop at SimGrid's bandwidth factor for its size, or for a larger message of
+up to N blocks if that is faster: smpi_bands.unit_times). A message may
+carry only what its sender held at its call. A schedule ends by D when
+every node holds all N - 1 other pieces by D.
 
 The program is a flow of N units (the nodes) through states (time bin t,
 pieces received r), bins of delta us. A node's path:
@@ -17,7 +19,7 @@ pieces received r), bins of delta us. A node's path:
     taking one message of size s from the pool of those arrived by bin t;
   - calls a send of s <= r + 1 pieces: (t, r) -> (t + G, r), G = 250 / delta,
     putting one message of size s into the pool at bin
-    floor((t delta + 250 + T(s)) / delta), if that is at most D;
+    floor((t delta + 250 + T(s)) / delta), if it arrives by D;
   - ends at (H, N - 1), H = floor(D / delta), or at (H, r) paying N - 1 - r.
 The pool of size s is an inventory: a message is credited at most once, at or
 after its arrival bin. The program minimises what the nodes pay (the
@@ -32,6 +34,14 @@ never named) only loosens it. So a positive shortfall proves that no
 schedule ends by D. `--pieces` loosens it further (a message's pieces may
 be credited one by one to different nodes) for a smaller program.
 
+Blocks cut anywhere (`--split Q`): the program counts units of blk / Q
+bytes; a node starts with Q, needs (N - 1) Q, sends up to what it holds
+plus its own Q, and a message of b bytes counts ceil(b Q / blk) units, so a
+message of m units takes at least the least time of more than (m - 1) blk /
+Q bytes. Holdings and messages rounded up only help the schedule, so this
+bounds every schedule, at the price of up to one unit too many a message:
+with Q = 1 a message of one byte counts a whole block.
+
 The verdict does not rest on the solver's tolerances: certify() recomputes
 a lower bound on the optimum from the solver's dual values by weak duality
 (a dual infeasibility left by the solver is charged at the most an arc can
@@ -41,16 +51,20 @@ Results (HiGHS interior point, one thread; 64 nodes):
   1 KiB blocks, pieces one by one: bins of 10 us: shortfall 54.6 at 1870 us
   (23 s), 26.6 at 1875, 0 at 1880; bins of 5 us: 31.0 at 1887.5, 0 at 1895;
   bins of 2.5 us: 33.4 at 1893.75, 22.0 at 1895 (316 s), 0 at 1900 (508 s).
-  So no allgather of 1 KiB blocks on 64 ranks of this platform ends by
-  1.895 ms. 256 B blocks, pieces one by one, bins of 2.5 us: 5.66 at 1600
-  us (297 s), 0 at 1610 and 1620 (recursive doubling ends at 1619.7 on free
-  hops); bins of 10 us, and of 5 us with whole messages: 0 at 1600. So none
-  ends by 1.600 ms there either. The bounds certified from the duals equal
-  the optima to four decimals (22.0402 at 1895, 5.6601 at 1600 with 256 B).
+  So no allgather on 64 ranks of this platform that moves its 1 KiB blocks
+  whole ends by 1.895 ms. 256 B blocks, pieces one by one, bins of 2.5 us:
+  5.66 at 1600 us (297 s), 0 at 1610 and 1620 (recursive doubling ends at
+  1619.7 on free hops); bins of 10 us, and of 5 us with whole messages: 0
+  at 1600. So none ends by 1.600 ms there either. The bounds certified from
+  the duals equal the optima to four decimals (22.0402 at 1895, 5.6601 at
+  1600 with 256 B). Blocks cut anywhere, 1 KiB, bins of 10 us, pieces one
+  by one: 0 at 1870 with --split 1 (41 s) and --split 2 (324 s), so for
+  those schedules 1.87 ms is not excluded.
 CTest allgather_flow_lp runs the 1870 us case and 1996 us (where a real
-schedule ends) and skips without SciPy (Debian: python3-scipy).
+schedule ends), two nodes by hand (whole and halved blocks), and skips
+without SciPy (Debian: python3-scipy).
 Usage: allgather_flow_lp.py D | --bisect LO HI  [--delta US] [--blk BYTES]
-                            [--nodes N] [--pieces]
+                            [--nodes N] [--pieces] [--split Q]
 """
 import argparse
 import math
@@ -61,17 +75,21 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
-from smpi_bands import OVERHEAD, times
+from smpi_bands import OVERHEAD, unit_times
 
 
-def program(D, delta, blk, nodes, pieces):
-    """The flow program as (A_eq, b_eq, A_ub, b_ub, cost)."""
+def program(D, delta, blk, nodes, pieces, split=0):
+    """The flow program as (A_eq, b_eq, A_ub, b_ub, cost, most per arc),
+    counted in units: blocks, or with split = Q, blk / Q bytes."""
     G = int(round(OVERHEAD / delta))
     if abs(G * delta - OVERHEAD) > 1e-9:
         raise ValueError('delta must divide 250')
+    if split < 0:
+        raise ValueError('split must be 0 (whole blocks) or a number of units a block')
+    Q = max(split, 1)
     H = int(math.floor(D / delta + 1e-9))
-    need = nodes - 1
-    T = times(blk, nodes)
+    need = (nodes - 1) * Q
+    T = unit_times(blk, need, split, nodes)
     R = need + 1
     nstate = (H + 1) * R
     sizes = 1 if pieces else need
@@ -106,14 +124,14 @@ def program(D, delta, blk, nodes, pieces):
             if r < need:
                 for s in range(1, sizes + 1):
                     arc([(state(t, r), 1), (state(t, min(r + s, need)), -1), (pool(s, t), 1)])
-            for s in range(1, min(r + 1, need) + 1):
+            for s in range(1, min(r + Q, need) + 1):
                 x = t * delta + OVERHEAD + T[s]
                 if x <= D + 1e-9:
                     land = int(math.floor(x / delta + 1e-9))
                     put = [(pool(s, land), -1)] if not pieces else [(pool(1, land), -s)]
                     arc([(state(t, r), 1), (state(min(t + G, H), r), -1)] + put)
     for r in range(need):
-        arc([(state(H, r), 1), (state(H, need), -1)], float(need - r))
+        arc([(state(H, r), 1), (state(H, need), -1)], (need - r) / Q)
     for s in range(1, sizes + 1):  # what stays in the pool carries to the next bin
         for t in range(H):
             arc([(pool(s, t), 1), (pool(s, t + 1), -1)], most=pool_top)
@@ -137,8 +155,8 @@ def certify(Aeq, beq, Aub, bub, c, top, res):
     return float(beq @ y + bub @ z + np.minimum(r, 0.0) @ top)
 
 
-def shortfall(D, delta, blk, nodes, pieces):
-    Aeq, beq, Aub, bub, c, top = program(D, delta, blk, nodes, pieces)
+def shortfall(D, delta, blk, nodes, pieces, split=0):
+    Aeq, beq, Aub, bub, c, top = program(D, delta, blk, nodes, pieces, split)
     t0 = time.time()
     res = linprog(c, A_ub=Aub, b_ub=bub, A_eq=Aeq, b_eq=beq, bounds=(0, None),
                   method='highs-ipm')
@@ -146,7 +164,8 @@ def shortfall(D, delta, blk, nodes, pieces):
         raise RuntimeError(f'HiGHS: {res.message}')
     cert = certify(Aeq, beq, Aub, bub, c, top, res)
     print(f'D = {D:g} us, delta {delta:g}, {blk} B blocks, {nodes} nodes'
-          f'{", pieces one by one" if pieces else ""}: {c.size} arcs, shortfall '
+          f'{", pieces one by one" if pieces else ""}'
+          f'{f", blocks cut anywhere (units of 1/{split})" if split else ""}: {c.size} arcs, shortfall '
           f'{max(res.fun, 0.0):.4f}, certified >= {cert:.4f} ({time.time() - t0:.0f} s)',
           flush=True)
     return cert
@@ -160,13 +179,14 @@ def main():
     ap.add_argument('--blk', type=int, default=1024)
     ap.add_argument('--nodes', type=int, default=64)
     ap.add_argument('--pieces', action='store_true')
+    ap.add_argument('--split', type=int, default=0, metavar='Q')
     a = ap.parse_args()
     if a.delta <= 0 or a.blk <= 0 or a.nodes < 2 or (a.D is None) == (a.bisect is None):
         ap.error('give D or --bisect LO HI, a positive delta and blk, and nodes >= 2')
 
     def run(D):
         try:
-            return shortfall(D, a.delta, a.blk, a.nodes, a.pieces)
+            return shortfall(D, a.delta, a.blk, a.nodes, a.pieces, a.split)
         except ValueError as e:  # program()'s own check of the bin width
             ap.error(str(e))
 

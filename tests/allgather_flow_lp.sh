@@ -29,6 +29,17 @@ awk -v f="$f" -v c="$cert" 'BEGIN { exit !(c != "" && c < f + 0.01 && c > f - 0.
 out=$(/usr/bin/python3 "$py" 1996 --delta 10 --pieces) || fail "1996: the script failed: $out"
 echo "$out"
 grep -q 'does not exclude D' <<<"$out" || fail "1996 us excluded, where the uniform schedule ends at 1995.7"
+# the message times by hand, on 2 nodes (bins of 2.5 us): a 1 KiB block
+# (SimGrid's band from 732 B moves at 0.342 of 175 MB/s) arrives 250 +
+# 17.11 + 0.4 = 267.51 us after the start, so at 267.5 both nodes lack
+# their piece and at 267.6 neither; with blocks cut anywhere in halves
+# (--split 2), a message of 513 B (0.338) counts as a half-block and
+# arrives at 259.07: at 259 each node lacks half
+shortfall_of() { /usr/bin/python3 "$py" "$@" --delta 2.5 --nodes 2 | sed -n 's/.*shortfall \([0-9.]*\).*/\1/p'; }
+[ "$(shortfall_of 267.5)" = 2.0000 ] || fail "2 nodes, 267.5 us: $(shortfall_of 267.5), want 2"
+[ "$(shortfall_of 267.6)" = 0.0000 ] || fail "2 nodes, 267.6 us: $(shortfall_of 267.6), want 0"
+[ "$(shortfall_of 259 --split 2)" = 1.0000 ] || fail "2 nodes, halves, 259 us: $(shortfall_of 259 --split 2), want 1"
+[ "$(shortfall_of 259.1 --split 2)" = 0.0000 ] || fail "2 nodes, halves, 259.1 us: want 0"
 out=$(/usr/bin/python3 "$py" 1870 --delta 7 2>&1) && fail "delta 7 accepted: $out"
 grep -q 'delta must divide 250' <<<"$out" || fail "delta 7: $out"
 echo "ok"
