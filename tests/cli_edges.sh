@@ -18,7 +18,8 @@
 # decimal numbers only. A third (hostile input): the JSON model has every
 # key of its own; ell and detach stop at 2^53; run refuses a bound past a
 # double and writes bytes moved past one as such (JSON null); an algorithm
-# parameter twice is refused.
+# parameter twice is refused; --version takes nothing more; ring:1e3 names
+# its 'e'.
 set -uo pipefail
 mg=$1
 tmp=$(mktemp -d)
@@ -245,4 +246,7 @@ python3 -c 'import json, sys; d = json.load(open("big.json")); sys.exit(not ("by
 # an algorithm parameter twice is refused, as a model key twice is
 [ "$(status run --algo circgos:a=3,a=4 --topo ring:81 --r 10)" = 2 ] && grep -q "'a' is given twice" err ||
   fail "a parameter twice: $(cat err)"
+# --version with more, and an extent with a tail
+[ "$(status --version extra)" = 2 ] && grep -q "takes no arguments" err || fail "--version extra: $(cat err)"
+[ "$(status run --algo ring --topo ring:1e3)" = 2 ] && grep -q "unexpected 'e'" err || fail "ring:1e3: $(cat err)"
 echo "cli_edges: ok"

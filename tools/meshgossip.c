@@ -78,6 +78,10 @@ int main(int argc, char **argv) {
     return flushed(EXIT_OK);
   }
   if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+    if (argc > 2) { /* a review: --version extra said nothing of the extra */
+      fprintf(stderr, "meshgossip: %s takes no arguments, not '%s'\n", argv[1], argv[2]);
+      return EXIT_USAGE;
+    }
     printf("meshgossip %s\n", mg_version());
     return flushed(EXIT_OK);
   }

@@ -154,6 +154,14 @@ static mg_status read_transfer(json_t *o, mg_round *r, const char *where, mg_err
   mg_status st;
   char what[96];
   if (!json_is_object(o)) return mg_fail(err, MG_ERR_INVALID, "%s: expected a transfer object", where);
+  /* a key the format does not have is a slip, not something to skip (a
+   * review: "rute" for "route" took the default route without a word) */
+  const char *key;
+  json_t *val;
+  json_object_foreach(o, key, val) {
+    if (strcmp(key, "src") && strcmp(key, "dst") && strcmp(key, "route") && strcmp(key, "items") && strcmp(key, "bus"))
+      return mg_fail(err, MG_ERR_INVALID, "%s: unknown key '%.40s' (src, dst, route, items, bus)", where, key);
+  }
   uint64_t src = 0, dst = 0;
   /* the field's path is formatted only for a message: this runs for every
    * transfer of a file */

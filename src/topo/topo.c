@@ -59,10 +59,12 @@ static mg_status parse_extents(const char *s, uint32_t *n, int *d, mg_err *err) 
       digits++;
     }
     if (!digits) return mg_fail(err, MG_ERR_INVALID, "expected a number in the extents");
+    /* the character after the number first: ring:1e3 is no extent 1 (a
+     * review found "extent 1 must be at least 2" there) */
+    if (*s != 0 && *s != 'x' && *s != 'X') return mg_fail(err, MG_ERR_INVALID, "unexpected '%c' in the extents", *s);
     if (v < 2) return mg_fail(err, MG_ERR_INVALID, "extent %llu must be at least 2", (unsigned long long)v);
     n[(*d)++] = (uint32_t)v;
     if (*s == 0) return MG_OK;
-    if (*s != 'x' && *s != 'X') return mg_fail(err, MG_ERR_INVALID, "unexpected '%c' in the extents", *s);
     s++;
   }
 }
