@@ -60,7 +60,8 @@ Results (HiGHS interior point, one thread; 64 nodes):
   1600 with 256 B). Blocks cut anywhere, 1 KiB, bins of 10 us, pieces one
   by one: 0 at 1870 with --split 1 (41 s) and --split 2 (324 s), so for
   those schedules 1.87 ms is not excluded; --split 2: 34.04 at 1850 (1744
-  s), so no allgather of 1 KiB blocks, whatever it cuts, ends by 1.850 ms.
+  s), so no allgather of 1 KiB blocks, whatever it cuts, ends by 1.850 ms;
+  0 at 1860, and at 1870 in bins of 5 us (1449 s).
 CTest allgather_flow_lp runs the 1870 us case and 1996 us (where a real
 schedule ends), two nodes by hand (whole and halved blocks), and skips
 without SciPy (Debian: python3-scipy).
