@@ -189,7 +189,7 @@ def main():
     def run(D):
         try:
             return shortfall(D, a.delta, a.blk, a.nodes, a.pieces, a.split)
-        except ValueError as e:  # program()'s own check of the bin width
+        except ValueError as e:  # program()'s own checks of the bin width and split
             ap.error(str(e))
 
     if a.D is not None:

@@ -289,12 +289,8 @@ json_t *cli_model_json(const mg_model *m) {
    * own: a review found share, routes, detach and ack glued into the bwf
    * string, or dropped without one */
   if (m->nbwf) {
-    char buf[1024], x[32];
-    size_t n = 0;
-    for (int k = 0; k < m->nbwf && n < sizeof buf; k++)
-      n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%llu:%s", k ? ";" : "", (unsigned long long)m->bwf_at[k],
-                            mg_fmt_double(m->bwf[k], x, sizeof x));
-    json_object_set_new(j, "bwf", json_string(buf));
+    char buf[1024];
+    json_object_set_new(j, "bwf", json_string(mg_model_format_bwf(m, buf, sizeof buf)));
   }
   if (m->share == MG_SHARE_HOPS) json_object_set_new(j, "share", json_string("hops"));
   if (m->routes != MG_ROUTES_SCHEDULE) json_object_set_new(j, "routes", json_string(mg_routes_name(m->routes)));

@@ -5,7 +5,6 @@
  * is attached in one place and every tap sees the same resolved stream. */
 #include "algo_internal.h"
 
-#include <math.h>
 #include <string.h>
 
 typedef struct driver {
@@ -72,10 +71,7 @@ static mg_status attach_bound(const mg_schedule_info *info, mg_report *rep, mg_e
     rep->ratio_to_bound = b.lower_bound > 0 && rep->verified ? rep->cost / b.lower_bound : 0;
     return MG_OK;
   }
-  int finite = isfinite(b.lower_bound); /* mg_lower_bound zeroes b first: only its terms can be non-finite */
-  for (int i = 0; i < b.n; i++)
-    finite = finite && isfinite(b.term[i].value);
-  if (finite) return MG_OK; /* no bound for this model: the report has none */
+  if (mg_bound_finite(&b)) return MG_OK; /* no bound for this model: the report has none */
   rep->verified = 0;
   return mg_fail(err, MG_ERR_INVALID, "%s", berr.msg);
 }

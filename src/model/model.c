@@ -299,6 +299,16 @@ mg_status mg_model_parse(const char *spec, mg_model *m, mg_err *err) {
   return MG_OK;
 }
 
+char *mg_model_format_bwf(const mg_model *m, char *buf, size_t len) {
+  char x[32];
+  size_t n = 0;
+  buf[0] = 0;
+  for (int j = 0; j < m->nbwf && n < len; j++)
+    n += (size_t)snprintf(buf + n, len - n, "%s%llu:%s", j ? ";" : "", (unsigned long long)m->bwf_at[j],
+                          mg_fmt_double(m->bwf[j], x, sizeof x));
+  return buf;
+}
+
 char *mg_model_format(const mg_model *m, char *buf, size_t len) {
   char ts[32], td[32], tl[32], x[32]; /* shortest round-trip (src/util/fmt.c) */
   snprintf(buf, len, "switching=%s,port=%s,contention=%s,ts=%s,td=%s,tl=%s,ell=%llu", mg_switching_name(m->switching),
@@ -311,9 +321,10 @@ char *mg_model_format(const mg_model *m, char *buf, size_t len) {
   if (m->orecv != 0 && n < len) n += (size_t)snprintf(buf + n, len - n, ",or=%s", mg_fmt_double(m->orecv, x, sizeof x));
   if (m->timing != MG_TIMING_SYNC && n < len)
     n += (size_t)snprintf(buf + n, len - n, ",timing=%s", mg_timing_name(m->timing));
-  for (int j = 0; j < m->nbwf && n < len; j++)
-    n += (size_t)snprintf(buf + n, len - n, "%s%llu:%s", j ? ";" : ",bwf=", (unsigned long long)m->bwf_at[j],
-                          mg_fmt_double(m->bwf[j], x, sizeof x));
+  if (m->nbwf && n < len) {
+    char t[1024];
+    n += (size_t)snprintf(buf + n, len - n, ",bwf=%s", mg_model_format_bwf(m, t, sizeof t));
+  }
   if (m->share == MG_SHARE_HOPS && n < len) n += (size_t)snprintf(buf + n, len - n, ",share=hops");
   if (m->routes != MG_ROUTES_SCHEDULE && n < len)
     n += (size_t)snprintf(buf + n, len - n, ",routes=%s", mg_routes_name(m->routes));

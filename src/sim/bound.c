@@ -455,6 +455,13 @@ static void clock_terms(const mg_problem_spec *pb, mg_bound *b) {
   add(b, "one message", m->ts + m->orecv, "a message takes ts and is read in or", 1, "");
 }
 
+int mg_bound_finite(const mg_bound *b) {
+  int finite = isfinite(b->lower_bound);
+  for (int i = 0; i < b->n; i++)
+    finite = finite && isfinite(b->term[i].value);
+  return finite;
+}
+
 mg_status mg_lower_bound(const mg_problem_spec *pb, mg_bound *b, mg_err *err) {
   memset(b, 0, sizeof *b);
   mg_status st = mg_model_validate(&pb->model, &pb->topo, pb->problem, err);
@@ -466,10 +473,7 @@ mg_status mg_lower_bound(const mg_problem_spec *pb, mg_bound *b, mg_err *err) {
   shared_arcs(pb, b);
   clock_terms(pb, b);
   /* as a schedule's cost (sim.c): a bound beyond a double is no figure */
-  int finite = isfinite(b->lower_bound);
-  for (int i = 0; i < b->n; i++)
-    finite = finite && isfinite(b->term[i].value);
-  if (!finite)
+  if (!mg_bound_finite(b))
     return mg_fail(err, MG_ERR_INVALID,
                    "the lower bound overflows a double (%g bytes under this model): give fewer bytes", pb->bytes);
   return MG_OK;

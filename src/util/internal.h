@@ -39,6 +39,15 @@ void mg_advise_huge(void *p, uint64_t bytes);
 /* Grows *p to hold at least need elements of size; doubles capacity. */
 MG_SIBLING int mg_grow(void **p, size_t *cap, size_t need, size_t size);
 
+/* Whether a bound and every term of it are finite: mg_lower_bound refuses
+ * one that is not, and the driver tells that refusal from a model without
+ * a bound by it. */
+int mg_bound_finite(const mg_bound *b);
+
+/* A model's bwf table as "T:F;T:F" (factors in the shortest round-trip
+ * form); "" if it has none. The model spec and the CLI's JSON share it. */
+char *mg_model_format_bwf(const mg_model *m, char *buf, size_t len);
+
 /* Physical memory in bytes (0 if unknown). */
 uint64_t mg_phys_mem(void);
 
