@@ -227,6 +227,56 @@ static void test_order_axis(void **state) {
   assert_int_equal(th_run("dimwise-colored:order=sideways", &pb, &rep), MG_ERR_INVALID);
 }
 
+/* phases= names any 1D gossip, joined by '/' when a name has a dash, and
+ * the colored variant's auto prices each line with the node's CPU shared by
+ * the d colours (src/algo/gossip/dimwise.c), on the calibrated SMPI model
+ * under the executor's sync=data clock (SMPI: 6.503 and 10.643 ms on
+ * torus:8x8, 7.473 on 9x9 at 32 KiB, bench/paragon/smpi_dataflow.sh). */
+static void test_named_phases(void **state) {
+  (void)state;
+  static const char *const model =
+      "contention=fair,share=hops,routes=simgrid,ts=1e-08,td=0,tl=6.08608e-09,o=0.00025,timing=async,"
+      "detach=1048576,ack=0.0503,bwf=0:0.910239;242:0.33828;1411:0.634982;3469:0.817537;5761:1.14853;"
+      "9361:0.623613;15409:0.741161;65457:1";
+  /* the doubling family's rounds share arcs: verified under shared arcs */
+  static const char *const named[][2] = {{"dimwise-colored:phases=torus-swing/ring", "torus:8x8"},
+                                         {"dimwise:phases=torus-doubling/ring", "torus:4x8"},
+                                         {"dimwise-colored:phases=torus-ternary/circgos", "torus:9x9"},
+                                         {"dimwise-colored:phases=torus-swing/torus-swing/ring", "torus:4x4x4"}};
+  for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+    mg_problem_spec pb = th_problem(MG_GOSSIP, named[i][1], "contention=shared,ts=1,tl=0.1,o=1", 10);
+    mg_report rep;
+    assert_int_equal(th_run(named[i][0], &pb, &rep), MG_OK);
+    assert_true(rep.verified);
+    mg_report_free(&rep);
+  }
+  static const struct {
+    const char *topo, *named;
+    double bytes, named_cost, rings;
+  } c[] = {
+      {"torus:8x8", "dimwise-colored:phases=torus-swing/ring", 32768, 0.0065077199, 0.0082735489},
+      {"torus:8x8", "dimwise-colored:phases=torus-swing/ring", 65536, 0.0106567934, 0.0116038688},
+      {"torus:9x9", "dimwise-colored:phases=torus-ternary/ring", 32768, 0.0074785424, 0.0094700188},
+  };
+  for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+    mg_problem_spec pb = th_problem(MG_GOSSIP, c[i].topo, model, c[i].bytes);
+    double named = th_cost(c[i].named, &pb);
+    assert_float_equal(named, c[i].named_cost, 1e-9);
+    assert_float_equal(th_cost("dimwise-colored", &pb), named, 1e-12);
+    assert_float_equal(th_cost("dimwise-colored:phases=1-1", &pb), c[i].rings, 1e-9);
+  }
+  /* without CPU overheads auto keeps the paper's candidates, as before:
+   * 91.5 t'_l on torus:8x8 at r = 10 (a tuned CIRCGOS, then rings;
+   * Approach 1-1 98, 2-1 92) */
+  mg_problem_spec pb = th_paper(MG_GOSSIP, "torus:8x8", 10);
+  assert_float_equal(th_cost("dimwise-colored", &pb), 91.5, 1e-9);
+  mg_report rep;
+  assert_int_equal(th_run("dimwise-colored:phases=ring/", &pb, &rep), MG_ERR_INVALID);
+  assert_int_equal(th_run("dimwise-colored:phases=ring/ring/ring", &pb, &rep), MG_ERR_INVALID);
+  assert_int_equal(th_run("dimwise-colored:phases=torus-swing-ring", &pb, &rep), MG_ERR_INVALID);
+  assert_int_equal(th_run("dimwise-colored:phases=weave/ring", &pb, &rep), MG_ERR_UNSUPPORTED);
+}
+
 static void test_refusals(void **state) {
   (void)state;
   mg_problem_spec pb = th_paper(MG_GOSSIP, "torus:10x14", 10);
@@ -241,7 +291,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_2d_shapes),    cmocka_unit_test(test_nd_shapes),  cmocka_unit_test(test_big),
       cmocka_unit_test(test_closed_forms), cmocka_unit_test(test_table2_27),  cmocka_unit_test(test_table2_tuned),
-      cmocka_unit_test(test_refusals),     cmocka_unit_test(test_order_axis),
+      cmocka_unit_test(test_refusals),     cmocka_unit_test(test_order_axis), cmocka_unit_test(test_named_phases),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

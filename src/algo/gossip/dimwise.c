@@ -18,13 +18,18 @@
  *
  * The 1D algorithm of each phase: parameter phases=A-B-... with one entry
  * per axis, each 1 (ring, Approach 1), 2 (concentrate, Approach 2), 3
- * (circgos, when registered), a 1D algorithm's name, or auto. auto (the
- * default) simulates every registered 1D candidate (ring, concentrate,
- * circgos, the tunable ones tuned) on one line with that phase's packet
- * size and takes the cheapest: a lifted phase costs exactly its 1D cost with
- * bytes scaled (src/algo/lift.h), so on an n x ... x n grid auto is the best
- * combination. Juurlink, Rao, Sibeyn 1996's Approaches 1-1, 2-1, 2-2 are
- * dimwise-colored:phases=1-1, phases=2-1, phases=2-2.
+ * (circgos, when registered), a 1D algorithm's name, or auto; entries are
+ * joined by '/' instead when a name has a dash (phases=torus-swing/ring).
+ * auto (the default) simulates every 1D candidate (ring, concentrate,
+ * circgos, the tunable ones tuned; under a model with CPU overheads also
+ * torus-swing, torus-ternary, torus-doubling) on one line with that phase's
+ * packet size and takes the cheapest: a lifted phase costs exactly its 1D
+ * cost with bytes scaled (src/algo/lift.h), so on an n x ... x n grid
+ * under the sync clock auto is the best combination. The colored variant
+ * prices a line with the CPU overheads times d, since a node's one CPU
+ * sends for its d colours at once (pick_auto). Juurlink, Rao, Sibeyn 1996's
+ * Approaches 1-1, 2-1, 2-2 are dimwise-colored:phases=1-1, phases=2-1,
+ * phases=2-2.
  *
  * Rounds: sum over phases of the 1D round counts (colored: the largest
  * over the colours of a phase; the colours run in the same rounds on
@@ -51,13 +56,28 @@
 /* The registered 1D gossip algorithms a phase may use, by digit. */
 static const char *const digit_algo[] = {NULL, "ring", "concentrate", "circgos"};
 
+/* What auto tries on a line: the paper's three, tuned; and, when the model
+ * charges CPU overheads per message (o or or, which the paper's models do
+ * not have, so its tables keep the paper's choice), the doubling family
+ * with its defaults: fewer, larger messages, which win a phase when a
+ * node's CPU rather than its arcs is what the phase waits for. Their tuned
+ * variants merge rounds into rounds of several sends, which the CPU share
+ * below prices too low in the grid (torus:8x8, 64 KiB, calibrated model:
+ * torus-swing:merge=2,skip=1 as the first phase 11.15 ms, its default
+ * 10.66). */
+static const struct {
+  const char *name;
+  int tune, needs_cpu;
+} auto_algo[] = {{"ring", 1, 0},        {"concentrate", 1, 0},   {"circgos", 1, 0},
+                 {"torus-swing", 0, 1}, {"torus-ternary", 0, 1}, {"torus-doubling", 0, 1}};
+
 typedef struct dw_plan {
   int d, colored;
   int by_axis; /* order=axis: a round's transfers by axis, not by colour */
   uint32_t P;
   const mg_algo *algo[MG_MAX_DIMS][MG_MAX_DIMS]; /* [phase][colour] */
   mg_params ps[MG_MAX_DIMS][MG_MAX_DIMS];
-  double cost1d[MG_MAX_DIMS][MG_MAX_DIMS]; /* verified 1D cost, auto only */
+  double cost1d[MG_MAX_DIMS][MG_MAX_DIMS]; /* verified 1D cost as auto priced it, auto only */
 } dw_plan;
 
 static int axis_of(const dw_plan *p, int f, int c) { return p->colored ? (f + c) % p->d : f; }
@@ -98,12 +118,24 @@ static int liftable(const mg_params *ps) {
   return !skip || strcmp(skip, "2") != 0;
 }
 
-/* Picks the cheapest verified 1D candidate for one line and packet size. */
-static mg_status pick_auto(const mg_problem_spec *pb1, const mg_algo **best, mg_params *best_ps, double *cost,
-                           mg_err *err) {
+/* Picks the cheapest verified 1D candidate for one line and packet size,
+ * priced with the CPU overheads (o, or) multiplied by cpu_share: in the
+ * colored variant a node runs d lines of a phase at once, one per colour,
+ * and its one CPU lets all their messages go, so each line's messages wait
+ * for the others' (on torus:8x8 at 64 KiB the ring alone takes 2.08 ms
+ * against torus-swing's 2.57 on its line, and loses in the grid: 11.60 ms
+ * against 10.66 with torus-swing as the first phase, docs/allgather.md). */
+static mg_status pick_auto(const mg_problem_spec *line, double cpu_share, const mg_algo **best, mg_params *best_ps,
+                           double *cost, mg_err *err) {
+  mg_problem_spec priced = *line;
+  const mg_problem_spec *pb1 = &priced;
+  priced.model.o *= cpu_share;
+  priced.model.orecv *= cpu_share;
   *best = NULL;
-  for (size_t i = 1; i < sizeof digit_algo / sizeof digit_algo[0]; i++) {
-    const mg_algo *a = mg_algo_find(digit_algo[i]);
+  int cpu = line->model.o > 0 || line->model.orecv > 0;
+  for (size_t i = 0; i < sizeof auto_algo / sizeof auto_algo[0]; i++) {
+    if (auto_algo[i].needs_cpu && !cpu) continue;
+    const mg_algo *a = mg_algo_find(auto_algo[i].name);
     mg_params ps, second;
     mg_report rep, second_rep;
     mg_err e;
@@ -111,7 +143,7 @@ static mg_status pick_auto(const mg_problem_spec *pb1, const mg_algo **best, mg_
     size_t evaluated;
     memset(&ps, 0, sizeof ps);
     if (!a || mg_algo_check(a, pb1, &ps, &e) != MG_OK) continue;
-    if (a->candidates) {
+    if (a->candidates && auto_algo[i].tune) {
       st = mg_tune_keep(a, pb1, NULL, liftable, &ps, &rep, &second, &second_rep, &evaluated, &e);
       if (st == MG_OK) mg_report_free(&second_rep);
     } else {
@@ -183,16 +215,19 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, int c
       snprintf(entry[f], sizeof entry[f], "auto");
     ne = d;
   } else {
+    /* Entries are joined by '-', or by '/' when a 1D algorithm's name has
+     * a dash of its own (phases=torus-swing/ring). */
+    const char sep = strchr(spec, '/') ? '/' : '-';
     const char *s = spec;
     while (*s) {
-      const char *dash = strchr(s, '-');
+      const char *dash = strchr(s, sep);
       size_t len = dash ? (size_t)(dash - s) : strlen(s);
       if (ne == d || len == 0 || len >= sizeof entry[0])
         return mg_fail(err, MG_ERR_INVALID, "phases=%s: give one entry per axis (%d), e.g. phases=2-1", spec, d);
       memcpy(entry[ne], s, len);
       entry[ne++][len] = 0;
       s += len + (dash ? 1 : 0);
-      if (dash && !*s) return mg_fail(err, MG_ERR_INVALID, "phases=%s ends with '-'", spec);
+      if (dash && !*s) return mg_fail(err, MG_ERR_INVALID, "phases=%s ends with '%c'", spec, sep);
     }
     if (ne != d) return mg_fail(err, MG_ERR_INVALID, "phases=%s has %d entries for %d axes", spec, ne, d);
   }
@@ -203,7 +238,7 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, int c
       if (st != MG_OK) return st;
       p->cost1d[f][c] = NAN;
       if (!strcmp(entry[f], "auto")) {
-        st = pick_auto(&pb1, &p->algo[f][c], &p->ps[f][c], &p->cost1d[f][c], err);
+        st = pick_auto(&pb1, colored ? d : 1, &p->algo[f][c], &p->ps[f][c], &p->cost1d[f][c], err);
         if (st != MG_OK) return st;
         continue;
       }
@@ -329,10 +364,11 @@ static mg_status dwc_closed(const mg_problem_spec *pb, const mg_params *ps, doub
   return dw_closed_common(pb, ps, 1, cost, err);
 }
 
-static const mg_param_desc dw_params[] = {
-    {"phases", "auto",
-     "1D algorithm per phase, one entry per axis joined by '-': 1 ring, 2 concentrate, 3 circgos, a name, or auto"},
-    {NULL, NULL, NULL}};
+static const mg_param_desc dw_params[] = {{"phases", "auto",
+                                           "1D algorithm per phase, one entry per axis joined by '-' (by '/' when a "
+                                           "name has one: torus-swing/ring): 1 ring, 2 "
+                                           "concentrate, 3 circgos, a name, or auto"},
+                                          {NULL, NULL, NULL}};
 
 const mg_algo mg_algo_dimwise = {
     .name = "dimwise",
@@ -349,7 +385,9 @@ const mg_algo mg_algo_dimwise = {
 
 static const mg_param_desc dwc_params[] = {
     {"phases", "auto",
-     "1D algorithm per phase, one entry per axis joined by '-': 1 ring, 2 concentrate, 3 circgos, a name, or auto"},
+     "1D algorithm per phase, one entry per axis joined by '-' (by '/' when a name has one: torus-swing/ring): 1 ring, "
+     "2 "
+     "concentrate, 3 circgos, a name, or auto"},
     {"order", "colour",
      "a node's sends within a round: colour (colour 0's first) or axis (by axis, then - before +: the same "
      "direction order in every round, which the executor's sync=data can reward)"},
