@@ -19,7 +19,7 @@
 # key of its own; ell and detach stop at 2^53; run refuses a bound past a
 # double and writes bytes moved past one as such (JSON null); an algorithm
 # parameter twice is refused; --version takes nothing more; ring:1e3 names
-# its 'e'.
+# its 'e'. dimwise's phases name the lines a 1D gossip refuses.
 set -uo pipefail
 mg=$1
 tmp=$(mktemp -d)
@@ -249,4 +249,11 @@ python3 -c 'import json, sys; d = json.load(open("big.json")); sys.exit(not ("by
 # --version with more, and an extent with a tail
 [ "$(status --version extra)" = 2 ] && grep -q "takes no arguments" err || fail "--version extra: $(cat err)"
 [ "$(status run --algo ring --topo ring:1e3)" = 2 ] && grep -q "unexpected 'e'" err || fail "ring:1e3: $(cat err)"
+# dimwise phases: a named 1D gossip that refuses its lines says which lines,
+# and entries split on '-' hint at '/'
+[ "$(status run --algo dimwise-colored:phases=torus-swing/ring --topo torus:6x6 --r 2)" = 2 ] &&
+  grep -q "phases: torus-swing on the rings of axis 0 (6 nodes): torus-swing needs every side a power of two" err ||
+  fail "phases=torus-swing/ring on 6x6: $(cat err)"
+[ "$(status run --algo dimwise:phases=1-torus-swing --topo mesh:4x8 --r 2)" = 2 ] && grep -q "torus-swing/ring" err ||
+  fail "phases=1-torus-swing: $(cat err)"
 echo "cli_edges: ok"

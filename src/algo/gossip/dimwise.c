@@ -223,7 +223,10 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, int c
       const char *dash = strchr(s, sep);
       size_t len = dash ? (size_t)(dash - s) : strlen(s);
       if (ne == d || len == 0 || len >= sizeof entry[0])
-        return mg_fail(err, MG_ERR_INVALID, "phases=%s: give one entry per axis (%d), e.g. phases=2-1", spec, d);
+        return mg_fail(
+            err, MG_ERR_INVALID,
+            "phases=%s: give one entry per axis (%d), e.g. phases=2-1 (phases=torus-swing/ring when a name has a dash)",
+            spec, d);
       memcpy(entry[ne], s, len);
       entry[ne++][len] = 0;
       s += len + (dash ? 1 : 0);
@@ -247,8 +250,11 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, int c
       const mg_algo *a = mg_algo_find(name);
       if (!a) return mg_fail(err, MG_ERR_UNSUPPORTED, "phases: 1D algorithm '%s' is not registered", name);
       memset(&p->ps[f][c], 0, sizeof p->ps[f][c]);
-      st = mg_algo_check(a, &pb1, &p->ps[f][c], err);
-      if (st != MG_OK) return st;
+      mg_err e;
+      st = mg_algo_check(a, &pb1, &p->ps[f][c], &e);
+      if (st != MG_OK) /* say which line refused: the grid itself may be fine */
+        return mg_fail(err, st, "phases: %s on the %ss of axis %d (%u nodes): %s", name,
+                       pb1.topo.wrap[0] ? "ring" : "line", axis_of(p, f, c), pb1.topo.n[0], e.msg);
       p->algo[f][c] = a;
     }
   }
