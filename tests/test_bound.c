@@ -50,6 +50,18 @@ static void two_by_clocks(char spec[6][256], const char *models[6], const char *
     }
 }
 
+/* Both problems on torus:4x4, ring:8, torus:3x3 and mesh:3x4 at 256 B,
+ * 8 KiB and 64 KiB under fmt's six models (two_by_clocks): none below. */
+static void sweep_paragon_shapes(const char *fmt, const char *const v[2]) {
+  const char *shapes[] = {"torus:4x4", "ring:8", "torus:3x3", "mesh:3x4"};
+  const double sizes[] = {256, 8192, 65536};
+  char spec[6][256];
+  const char *models[6];
+  two_by_clocks(spec, models, fmt, v);
+  sweep(MG_GOSSIP, shapes, 4, models, 6, sizes, 3);
+  sweep(MG_EXCHANGE, shapes, 4, models, 6, sizes, 3);
+}
+
 static void gossip_terms(void **state) {
   (void)state;
   mg_bound b;
@@ -290,14 +302,8 @@ static void acknowledgement_terms(void **state) {
   mg_lower_bound(&pb, &b, NULL);
   for (int i = 0; i < b.n; i++)
     assert_string_not_equal(b.term[i].name, "bisection, overheads");
-  const char *shapes[] = {"torus:4x4", "ring:8", "torus:3x3", "mesh:3x4"};
   const char *acks[] = {"0.0503", "0.5"};
-  const double sizes[] = {256, 8192, 65536};
-  char spec[6][256];
-  const char *models[6];
-  two_by_clocks(spec, models, "contention=fair,ack=%s,ts=1e-8,tl=6e-9,o=2.5e-4,bwf=0:0.9;5761:1.149;9361:0.62%s", acks);
-  sweep(MG_GOSSIP, shapes, 4, models, 6, sizes, 3);
-  sweep(MG_EXCHANGE, shapes, 4, models, 6, sizes, 3);
+  sweep_paragon_shapes("contention=fair,ack=%s,ts=1e-8,tl=6e-9,o=2.5e-4,bwf=0:0.9;5761:1.149;9361:0.62%s", acks);
 }
 
 /* The last windows count bytes, not pieces (a review's counterexamples). */
@@ -366,13 +372,42 @@ static void clock_and_factor_terms(void **state) {
   sweep(MG_EXCHANGE, shapes, 4, models, 5, sizes, 3);
 }
 
+/* Fast bytes (fast_split, bytes_after in src/sim/bound.c): the best factor
+ * holds only for messages under some size, so a node's messages, one per
+ * o, carry only so many fast bytes. By hand on ring:4, o = 10, ts = or =
+ * 0, tl = 1, factor 2 only for messages of 5 bytes (bwf=0:1;5:2;6:1), so
+ * at most 4 x 5 bytes a node's o are fast. Gossip, L = 100, k = 0: 1200
+ * bytes after 10 s over 8 arcs at 1/8 s a byte, 1/16 for the fast X <= 2 T:
+ * T = 10 + 150 - X/16, so T = 160 / 1.125 (every byte fast: 85). Exchange,
+ * 100-byte blocks, the cut 2 | 2: 800 bytes over its 4 arcs both ways, T =
+ * (10 + 200) / 1.25 = 168 (every byte fast: 110). Then no registered
+ * schedule of either problem below the bound on four shapes, three
+ * clocks, shared and fair arcs, and the calibrated Paragon factors' shape
+ * (1.149 for 5761 .. 9360 B only). */
+static void fast_bytes_terms(void **state) {
+  (void)state;
+  mg_bound b;
+  mg_problem_spec pb = th_problem(MG_GOSSIP, "ring:4", "ts=0,tl=1,o=10,bwf=0:1;5:2;6:1", 100);
+  assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
+  assert_float_equal(term(&b, "overheads+bandwidth"), 160 / 1.125, 1e-9);
+  pb = th_problem(MG_EXCHANGE, "ring:4", "ts=0,tl=1,o=10,bwf=0:1;5:2;6:1", 100);
+  assert_int_equal(mg_lower_bound(&pb, &b, NULL), MG_OK);
+  assert_float_equal(term(&b, "bisection, overheads"), 168, 1e-9);
+  /* when the largest messages have the best factor nothing changes: 85 */
+  pb = th_problem(MG_GOSSIP, "ring:4", "ts=0,tl=1,o=10,bwf=0:1;5:2", 100);
+  mg_lower_bound(&pb, &b, NULL);
+  assert_float_equal(term(&b, "overheads+bandwidth"), 85, 1e-9);
+  const char *arcs[] = {"fair,ack=0.0503", "shared"};
+  sweep_paragon_shapes("contention=%s,ts=1e-8,tl=6e-9,o=2.5e-4,bwf=0:0.9;5761:1.149;9361:0.62;65457:1%s", arcs);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(gossip_terms),           cmocka_unit_test(exchange_terms),
       cmocka_unit_test(overhead_term),          cmocka_unit_test(overhead_bandwidth_term),
       cmocka_unit_test(binomial_tree_term),     cmocka_unit_test(store_and_forward_terms),
       cmocka_unit_test(acknowledgement_terms),  cmocka_unit_test(split_pieces),
-      cmocka_unit_test(clock_and_factor_terms),
+      cmocka_unit_test(clock_and_factor_terms), cmocka_unit_test(fast_bytes_terms),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
