@@ -25,8 +25,10 @@ const char *mg_params_get(const mg_params *ps, const char *name) {
 mg_status mg_params_set(mg_params *ps, const char *name, const char *value, mg_err *err) {
   if (!*name || strlen(name) >= sizeof ps->p[0].name)
     return mg_fail(err, MG_ERR_INVALID, "bad parameter name '%s'", name);
-  if (!*value || strlen(value) >= sizeof ps->p[0].value)
-    return mg_fail(err, MG_ERR_INVALID, "bad value for parameter '%s'", name);
+  if (!*value) return mg_fail(err, MG_ERR_INVALID, "bad value for parameter '%s'", name);
+  if (strlen(value) >= sizeof ps->p[0].value)
+    return mg_fail(err, MG_ERR_INVALID, "value for parameter '%s' longer than %zu characters", name,
+                   sizeof ps->p[0].value - 1);
   for (int i = 0; i < ps->n; i++)
     if (!strcmp(ps->p[i].name, name)) {
       strcpy(ps->p[i].value, value);

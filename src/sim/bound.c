@@ -75,12 +75,13 @@ static double ack_load(const mg_model *m) { return m->contention == MG_CONT_FAIR
 
 /* Where the best factor holds (bandwidth factors by size, `bwf`): only in
  * messages of fewer than `below` bytes, when every larger message has a
- * factor of at most `above` < best (the calibrated Paragon model: 1.149 for
- * 5761 .. 9360 B, at most 1 from 9361 B on); below = infinity when the
+ * factor of at most `above` < best (the calibrated Paragon model: 1.149
+ * under 9361 B, at most 1 from 9361 B on); below = infinity when the
  * largest messages have the best factor. Factors as max_rate counts them
  * (under shared none below 1). A message of b bytes weighs at least b
  * tl / factor on an arc it crosses, so with K messages a node at most
- * K (below - 1) of its bytes weigh tl / best; the rest tl / above. */
+ * K below of its bytes weigh tl / best (not K (below - 1): a message of
+ * cut pieces may carry 9360.9 bytes); the rest tl / above. */
 typedef struct fast_bytes {
   double below, above;
 } fast_bytes;
@@ -106,18 +107,21 @@ static fast_bytes fast_split(const mg_model *m, double best) {
 }
 
 /* T >= A + bytes x (seconds of capacity a byte takes, cap arcs' worth at
- * factor F): the bytes leave after A and cross cap arcs. With fast_split's
- * `below`, only X <= senders K (below - 1) of them weigh 1/F, K <= (T - ts
- * - or) / o the messages a sender can have arrive by T (its i-th leaves at
- * i o or later); the rest weigh 1/above. T >= A + c_lo bytes - (c_lo -
- * c_hi) X(T) is then solved for its least T (X grows with T), unless X
- * reaches every byte first. Needs o > 0. */
+ * factor F): the bytes leave after A (at least ts + or: every caller's A
+ * has them) and cross cap arcs. With fast_split's `below`, only X <=
+ * senders K below of them weigh 1/F, K <= (T - ts - or) / o the messages a
+ * sender can have arrive by T (its i-th leaves at i o or later); the rest
+ * weigh 1/above. T >= A + c_lo bytes - (c_lo - c_hi) X(T) is then solved
+ * for its least T (the right side never grows with T, so the root is one),
+ * unless X reaches every byte first. Needs o > 0. */
 static double bytes_after(const mg_model *m, double A, double bytes, double cap, double senders, double F) {
   fast_bytes fb = fast_split(m, F);
   double c_hi = m->tl * ack_load(m) / (cap * F), v = A + bytes * c_hi;
   if (!isfinite(fb.below) || !(m->o > 0) || !(fb.above > 0)) return v;
   double c_lo = m->tl * ack_load(m) / (cap * fb.above), d = c_lo - c_hi;
-  double per_s = senders * (fb.below - 1) / m->o, fixed = m->ts + m->orecv;
+  /* a fast message has fewer than `below` bytes: a block cut in pieces
+   * makes messages of any size, whole bytes or not */
+  double per_s = senders * fb.below / m->o, fixed = m->ts + m->orecv;
   double T = (A + c_lo * bytes + d * per_s * fixed) / (1 + d * per_s);
   return isfinite(T) && per_s * (T - fixed) < bytes && T > v ? T : v;
 }
@@ -237,10 +241,9 @@ static void overhead_bandwidth_bound(const mg_problem_spec *pb, mg_bound *b) {
     double v = bytes_after(m, (k + 1) * m->o + m->ts + m->orecv, N * (N - held) * pb->bytes, arcs, N, F);
     if (v > best) best = v, bestk = k;
   }
-  char note[128];
+  char note[96];
   if (isfinite(fb.below))
-    snprintf(note, sizeof note, "k = %d: (k+1) o, then N(N-2^k) L over %g arcs, factor %g under %g B only", bestk, arcs,
-             F, fb.below);
+    snprintf(note, sizeof note, "k = %d: N(N-2^k) L over %g arcs, factor %.4g below %g B", bestk, arcs, F, fb.below);
   else
     snprintf(note, sizeof note, "k = %d: (k+1) o, then N(N-2^k) L over %g arcs", bestk, arcs);
   add(b, "overheads+bandwidth", best, "LogP windows of o, then the arcs' capacity", 1, note);
@@ -444,10 +447,11 @@ static void exchange_bounds(const mg_problem_spec *pb, mg_bound *b) {
         if (v > cut) cut = v;
       }
     }
+    const char *fast = isfinite(fast_split(m, F).below) && m->o > 0 ? ", fast bytes counted" : "";
     if (ack_load(m) > 1)
-      snprintf(note, sizeof note, "o + ts + or, then the cut's blocks x %g (acknowledgements)", ack_load(m));
+      snprintf(note, sizeof note, "o + ts + or, then the cut's blocks x %g (acknowledgements)%s", ack_load(m), fast);
     else
-      snprintf(note, sizeof note, "o + ts + or, then the cut's blocks");
+      snprintf(note, sizeof note, "o + ts + or, then the cut's blocks%s", fast);
     add(b, "bisection, overheads", cut, "LogP o, then the narrowest cut", 1, note);
   }
   int one = m->port == MG_PORT_ONE;

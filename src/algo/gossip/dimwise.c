@@ -25,9 +25,13 @@
  * torus-swing, torus-ternary, torus-doubling) on one line with that phase's
  * packet size and takes the cheapest: a lifted phase costs exactly its 1D
  * cost with bytes scaled (src/algo/lift.h), so on an n x ... x n grid
- * under the sync clock auto is the best combination. The colored variant
- * prices a line with the CPU overheads times d, since a node's one CPU
- * sends for its d colours at once (pick_auto). Juurlink, Rao, Sibeyn 1996's
+ * under the sync clock, without CPU overheads, auto is the best
+ * combination. The colored variant prices a line with the CPU overheads
+ * times d, since a node's one CPU sends for its d colours at once
+ * (pick_auto): a rule of thumb, not the grid's clock (torus:4x4x4 at 64
+ * KiB on the calibrated SMPI model: auto 9.631 ms, the named
+ * phases=torus-swing/torus-swing/ring 9.525). Named phases must move whole
+ * packets (not greedy-links, multiring, weave: lift.h). Juurlink, Rao, Sibeyn 1996's
  * Approaches 1-1, 2-1, 2-2 are dimwise-colored:phases=1-1, phases=2-1,
  * phases=2-2.
  *
@@ -248,7 +252,11 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, int c
       const char *name = entry[f];
       if (entry[f][0] >= '1' && entry[f][0] <= '3' && !entry[f][1]) name = digit_algo[entry[f][0] - '0'];
       const mg_algo *a = mg_algo_find(name);
-      if (!a) return mg_fail(err, MG_ERR_UNSUPPORTED, "phases: 1D algorithm '%s' is not registered", name);
+      if (!a)
+        return mg_fail(err, MG_ERR_UNSUPPORTED, "phases: 1D algorithm '%s' is not registered%s", name,
+                       strchr(spec, '-') ? " (entries are joined by '/' when any is, else by '-': "
+                                           "phases=torus-swing/ring)"
+                                         : "");
       memset(&p->ps[f][c], 0, sizeof p->ps[f][c]);
       mg_err e;
       st = mg_algo_check(a, &pb1, &p->ps[f][c], &e);
@@ -278,7 +286,14 @@ static mg_status dw_generate_common(const mg_problem_spec *pb, const mg_params *
     for (int c = 0; c < ncol; c++) {
       mg_problem_spec pb1;
       MG_CHECK(mg_lift_problem(pb, axis_of(&p, f, c), packet_bytes(pb, &p, f, c), &pb1, err));
-      MG_CHECK(mg_sched1d_record(p.algo[f][c], &pb1, &p.ps[f][c], &sch[f][c], err));
+      mg_err e1;
+      st = mg_sched1d_record(p.algo[f][c], &pb1, &p.ps[f][c], &sch[f][c], &e1);
+      if (st == MG_ERR_UNSUPPORTED) /* the 1D schedule has no image on the grid (lift.h) */
+        st = mg_fail(err, st, "phases: %s on the %ss of axis %d: %s; name another 1D gossip", p.algo[f][c]->name,
+                     pb1.topo.wrap[0] ? "ring" : "line", axis_of(&p, f, c), e1.msg);
+      else if (st != MG_OK)
+        *err = e1;
+      if (st != MG_OK) goto out;
       flags |= sch[f][c].info.flags;
       if (sch[f][c].n > most) most = sch[f][c].n;
     }
