@@ -168,9 +168,10 @@ typedef struct mg_model {
   double o, orecv;
   mg_timing timing;
   /* bandwidth by message size ("bwf=T:F;T:F;..."): a message of b bytes
-   * moves at most at factor F of 1/tl (a bound on its rate, not a weight
-   * on its arcs), F that of the largest threshold T <= b (1 below the
-   * smallest), as SimGrid's smpi/bw-factor. nbwf = 0: none. */
+   * moves alone at factor F of 1/tl and, under contention=fair, weighs
+   * b/F on the arcs it shares (docs/models.md), F that of the largest
+   * threshold T <= b (1 below the smallest), as SimGrid's smpi/bw-factor.
+   * nbwf = 0: none. */
   int nbwf;
   uint64_t bwf_at[MG_MAX_BWF];
   double bwf[MG_MAX_BWF];

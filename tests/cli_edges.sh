@@ -256,4 +256,8 @@ python3 -c 'import json, sys; d = json.load(open("big.json")); sys.exit(not ("by
   fail "phases=torus-swing/ring on 6x6: $(cat err)"
 [ "$(status run --algo dimwise:phases=1-torus-swing --topo mesh:4x8 --r 2)" = 2 ] && grep -q "torus-swing/ring" err ||
   fail "phases=1-torus-swing: $(cat err)"
+[ "$(status run --algo dimwise-colored:phases=greedy-links/ring --topo torus:4x4 --model contention=shared,ts=1,o=1)" = 2 ] &&
+  grep -q "phases: greedy-links on the rings of axis 0: .*name another 1D gossip" err || fail "phases=greedy-links/ring: $(cat err)"
+[ "$(status run --algo dimwise:phases=torus-doubling/torus-doubling/torus-doubling --topo torus:4x4x4 --r 2)" = 2 ] &&
+  grep -q "value for parameter 'phases' longer than 39 characters" err || fail "a long phases=: $(cat err)"
 echo "cli_edges: ok"
