@@ -114,14 +114,14 @@ static fast_bytes fast_split(const mg_model *m, double best) {
  * weigh 1/above. T >= A + c_lo bytes - (c_lo - c_hi) X(T) is then solved
  * for its least T (the right side never grows with T, so the root is one),
  * unless X reaches every byte first. Needs o > 0. */
-static double bytes_after(const mg_model *m, double A, double bytes, double cap, double senders, double F) {
-  fast_bytes fb = fast_split(m, F);
+static double bytes_after(const mg_model *m, const fast_bytes *fb, double A, double bytes, double cap, double senders,
+                          double F) {
   double c_hi = m->tl * ack_load(m) / (cap * F), v = A + bytes * c_hi;
-  if (!isfinite(fb.below) || !(m->o > 0) || !(fb.above > 0)) return v;
-  double c_lo = m->tl * ack_load(m) / (cap * fb.above), d = c_lo - c_hi;
+  if (!isfinite(fb->below) || !(m->o > 0) || !(fb->above > 0)) return v;
+  double c_lo = m->tl * ack_load(m) / (cap * fb->above), d = c_lo - c_hi;
   /* a fast message has fewer than `below` bytes: a block cut in pieces
    * makes messages of any size, whole bytes or not */
-  double per_s = senders * fb.below / m->o, fixed = m->ts + m->orecv;
+  double per_s = senders * fb->below / m->o, fixed = m->ts + m->orecv;
   double T = (A + c_lo * bytes + d * per_s * fixed) / (1 + d * per_s);
   return isfinite(T) && per_s * (T - fixed) < bytes && T > v ? T : v;
 }
@@ -238,7 +238,7 @@ static void overhead_bandwidth_bound(const mg_problem_spec *pb, mg_bound *b) {
   fast_bytes fb = fast_split(m, F);
   double held = 1;
   for (int k = 0; held < N; k++, held *= 2) {
-    double v = bytes_after(m, (k + 1) * m->o + m->ts + m->orecv, N * (N - held) * pb->bytes, arcs, N, F);
+    double v = bytes_after(m, &fb, (k + 1) * m->o + m->ts + m->orecv, N * (N - held) * pb->bytes, arcs, N, F);
     if (v > best) best = v, bestk = k;
   }
   char note[96];
@@ -417,16 +417,22 @@ static void gossip_bounds(const mg_problem_spec *pb, mg_bound *b) {
 static void exchange_bounds(const mg_problem_spec *pb, mg_bound *b) {
   const mg_topo *t = &pb->topo;
   const mg_model *m = &pb->model;
-  double N = t->N, B = pb->bytes, best = 0, F = max_rate(m);
+  double N = t->N, B = pb->bytes, best = 0, F = max_rate(m), cut = 0;
   int bestk = 0;
   char note[96];
-  /* every cut of one dimension into two slabs [0,c) and [c,n) */
+  fast_bytes fb = fast_split(m, F);
+  /* every cut of one dimension into two slabs [0,c) and [c,n); `cut` is
+   * the term below (both directions at once: 2 a (N - a) blocks over the
+   * cut's 2 x arcs, sent by all N nodes: the fast bytes' count,
+   * bytes_after) */
   for (int k = 0; k < t->d; k++) {
     double n = t->n[k], slab = N / n, arcs = t->wrap[k] ? 2 * slab : slab;
     for (uint32_t c = 1; c < t->n[k]; c++) {
       double a = c * slab, rest = N - a;
       double v = a * rest * B / arcs * m->tl / F;
       if (v > best) best = v, bestk = k;
+      v = bytes_after(m, &fb, m->o + m->ts + m->orecv, 2 * a * rest * B, 2 * arcs, N, F);
+      if (v > cut) cut = v;
     }
   }
   snprintf(note, sizeof note, "narrowest cut across dimension %d", bestk);
@@ -437,17 +443,7 @@ static void exchange_bounds(const mg_problem_spec *pb, mg_bound *b) {
    * cut arc carries its blocks and c times the other direction's: the
    * cut's 2 x arcs carry (1 + c) x 2 a (N - a) blocks in all. */
   if (m->o > 0 || ack_load(m) > 1) {
-    /* both directions at once: 2 a (N - a) blocks over the cut's 2 x arcs,
-     * sent by all N nodes (the fast bytes' count, bytes_after) */
-    double cut = 0;
-    for (int k = 0; k < t->d; k++) {
-      double n = t->n[k], slab = N / n, arcs = t->wrap[k] ? 2 * slab : slab;
-      for (uint32_t c = 1; c < t->n[k]; c++) {
-        double a = c * slab, v = bytes_after(m, m->o + m->ts + m->orecv, 2 * a * (N - a) * B, 2 * arcs, N, F);
-        if (v > cut) cut = v;
-      }
-    }
-    const char *fast = isfinite(fast_split(m, F).below) && m->o > 0 ? ", fast bytes counted" : "";
+    const char *fast = isfinite(fb.below) && m->o > 0 ? ", fast bytes counted" : "";
     if (ack_load(m) > 1)
       snprintf(note, sizeof note, "o + ts + or, then the cut's blocks x %g (acknowledgements)%s", ack_load(m), fast);
     else

@@ -385,11 +385,12 @@ static mg_status dwc_closed(const mg_problem_spec *pb, const mg_params *ps, doub
   return dw_closed_common(pb, ps, 1, cost, err);
 }
 
-static const mg_param_desc dw_params[] = {{"phases", "auto",
-                                           "1D algorithm per phase, one entry per axis joined by '-' (by '/' when a "
-                                           "name has one: torus-swing/ring): 1 ring, 2 "
-                                           "concentrate, 3 circgos, a name, or auto"},
-                                          {NULL, NULL, NULL}};
+/* The phases parameter, as dimwise and dimwise-colored both take it. */
+#define DW_PHASES_DOC                                                                                                  \
+  "1D algorithm per phase, one entry per axis joined by '-' (by '/' when a name has one: torus-swing/ring): 1 "        \
+  "ring, 2 concentrate, 3 circgos, a name, or auto"
+
+static const mg_param_desc dw_params[] = {{"phases", "auto", DW_PHASES_DOC}, {NULL, NULL, NULL}};
 
 const mg_algo mg_algo_dimwise = {
     .name = "dimwise",
@@ -405,10 +406,7 @@ const mg_algo mg_algo_dimwise = {
 };
 
 static const mg_param_desc dwc_params[] = {
-    {"phases", "auto",
-     "1D algorithm per phase, one entry per axis joined by '-' (by '/' when a name has one: torus-swing/ring): 1 ring, "
-     "2 "
-     "concentrate, 3 circgos, a name, or auto"},
+    {"phases", "auto", DW_PHASES_DOC},
     {"order", "colour",
      "a node's sends within a round: colour (colour 0's first) or axis (by axis, then - before +: the same "
      "direction order in every round, which the executor's sync=data can reward)"},
