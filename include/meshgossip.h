@@ -236,7 +236,8 @@ typedef int (*mg_item_pred)(uint64_t item, void *arg);
  * the start of the round that pass every filter set in `flags`. */
 enum {
   MG_SEL_ALL = 0,                /* everything held */
-  MG_SEL_PIECE = 1u << 0,        /* gossip: piece == piece */
+  MG_SEL_PIECE = 1u << 0,        /* gossip: pieces piece .. piece + piece_count
+                                    - 1 (a piece_count of 0 is 1) */
   MG_SEL_COLOR = 1u << 1,        /* origin (gossip) or destination (exchange)
                                     has colour sum(w_i x_i) mod m == c */
   MG_SEL_BOX = 1u << 2,          /* origin (gossip) or destination (exchange)
@@ -259,6 +260,7 @@ typedef struct mg_box {
 typedef struct mg_selector {
   uint32_t flags;
   uint32_t piece;
+  uint32_t piece_count; /* MG_SEL_PIECE: pieces in the run from piece; 0 or 1: one */
   int32_t color_w[MG_MAX_DIMS];
   uint32_t color_m, color_c;
   mg_box box;
@@ -406,6 +408,11 @@ typedef struct mg_report {
    * finish of the asynchronous clock (ranks: of the ranks' clock) and the
    * cost terms stay the synchronous ones. */
   double cost_sync;
+  /* the schedule's own parameters, as its generator began it: where an
+   * algorithm makes choices by itself it may spell them here (dimwise's
+   * automatic phases), so a run can be repeated by name; empty when the
+   * report comes from elsewhere */
+  mg_params params;
 } mg_report;
 
 void mg_report_free(mg_report *rep);

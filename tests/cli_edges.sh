@@ -256,8 +256,28 @@ python3 -c 'import json, sys; d = json.load(open("big.json")); sys.exit(not ("by
   fail "phases=torus-swing/ring on 6x6: $(cat err)"
 [ "$(status run --algo dimwise:phases=1-torus-swing --topo mesh:4x8 --r 2)" = 2 ] && grep -q "torus-swing/ring" err ||
   fail "phases=1-torus-swing: $(cat err)"
-[ "$(status run --algo dimwise-colored:phases=greedy-links/ring --topo torus:4x4 --model contention=shared,ts=1,o=1)" = 2 ] &&
-  grep -q "phases: greedy-links on the rings of axis 0: .*name another 1D gossip" err || fail "phases=greedy-links/ring: $(cat err)"
+[ "$(status run --algo dimwise-colored:phases=multiring/ring --topo torus:4x4 --model contention=shared,ts=1,o=1)" = 2 ] &&
+  grep -q "phases: multiring on the rings of axis 0: multiring uses item lists .*name another 1D gossip" err ||
+  fail "phases=multiring/ring: $(cat err)"
+# a 1D gossip that cuts its packets lifts (every colour cut as much): greedy-links, ring:half=1
+[ "$(status run --algo dimwise-colored:phases=greedy-links/ring --topo torus:4x4 --model contention=shared,ts=1,o=1)" = 0 ] ||
+  fail "phases=greedy-links/ring: $(cat err)"
+[ "$(status run --algo dimwise-colored:phases=ring:half=1/ring:half=1 --topo torus:6x4 --r 2)" = 0 ] ||
+  fail "phases=ring:half=1/ring:half=1: $(cat err)"
+[ "$(status run --algo dimwise-colored:phases=ring:half=1/ring:half=1 --topo torus:5x4 --r 2)" = 2 ] &&
+  grep -q "phases: ring on the rings of axis 0 (5 nodes): ring: half=1 needs a ring of even length" err ||
+  fail "phases=ring:half=1 on an odd ring: $(cat err)"
+# auto's phases are named in a resolved line (and the JSON's resolved_params), and that name runs
+[ "$(status run --algo dimwise-colored --topo torus:8x8 --r 10)" = 0 ] &&
+  grep -q "^resolved       dimwise-colored:phases=circgos:a=3+b=1+skip=1/ring (its own choices, by name)$" out ||
+  fail "resolved phases: $(cat out err)"
+[ "$(status run --algo dimwise-colored --topo torus:8x8 --r 10 --json)" = 0 ] &&
+  python3 -c 'import json,sys; d=json.load(open("out")); sys.exit(d["resolved_params"] != {"phases": "circgos:a=3+b=1+skip=1/ring"} or d["params"] != {})' ||
+  fail "resolved_params: $(cat out err)"
+[ "$(status run --algo 'dimwise-colored:phases=circgos:a=3+b=1+skip=1/ring' --topo torus:8x8 --r 10)" = 0 ] &&
+  grep -q "^cost           91.5 t'_l" out && ! grep -q "^resolved" out || fail "the resolved name: $(cat out err)"
+[ "$(status run --algo dimwise-colored:phases=ring:half/ring --topo torus:4x4 --r 2)" = 2 ] &&
+  grep -q "phases: ring:half: parameter 'half' is not k=v" err || fail "phases=ring:half: $(cat err)"
 [ "$(status run --algo dimwise:phases=torus-doubling/torus-doubling/torus-doubling --topo torus:4x4x4 --r 2)" = 2 ] &&
   grep -q "value for parameter 'phases' longer than 39 characters" err || fail "a long phases=: $(cat err)"
 echo "cli_edges: ok"

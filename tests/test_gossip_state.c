@@ -37,7 +37,8 @@ static int selected(const recount *rc, const mg_transfer *tr, uint64_t it) {
   if ((s->flags & MG_SEL_BOX))
     for (int k = 0; k < t->d; k++)
       if (!in_cyclic(x[k], s->box.lo[k], s->box.len[k], t->n[k])) return 0;
-  if ((s->flags & MG_SEL_PIECE) && piece != s->piece) return 0;
+  if ((s->flags & MG_SEL_PIECE) && (piece < s->piece || piece - s->piece >= (s->piece_count > 1 ? s->piece_count : 1)))
+    return 0;
   if (s->flags & MG_SEL_COLOR) {
     int64_t sum = 0;
     for (int k = 0; k < t->d; k++)
@@ -145,6 +146,10 @@ static void lifted_boxes(void **state) {
   assert_true(recount_run("dimwise-colored:phases=2-1", "torus:5x33") > 0);
   assert_true(recount_run("dimwise:phases=1-3-2", "torus:8x8x4") > 0);
   assert_true(recount_run("cubgos", "torus:9x9x9") > 0);
+  /* 1D pieces lifted: runs of the colour's pieces (ring:half=1) */
+  assert_true(recount_run("dimwise-colored:phases=ring:half=1/ring:half=1", "torus:8x6") > 0);
+  assert_true(recount_run("dimwise:phases=ring:half=1/ring", "torus:4x5") > 0);
+  assert_true(recount_run("dimwise-colored:phases=greedy-links/ring:half=1/ring", "torus:4x6x4") > 0);
 }
 
 /* Origin ranges that wrap round the ring. */

@@ -42,6 +42,29 @@ static void ring_lemma4(void **state) {
     }
 }
 
+/* half=1: an even ring's opposite packet half each way, the last step
+ * l/2 t_l cheaper, on every even ring of 2..64 (the simulator and the
+ * closed form); refused on odd rings and lines. */
+static void ring_half(void **state) {
+  (void)state;
+  for (uint32_t n = 2; n <= 64; n += 2) {
+    char topo[32];
+    snprintf(topo, sizeof topo, "ring:%u", n);
+    mg_problem_spec pb = th_problem(MG_GOSSIP, topo, "ts=7,td=0.25,tl=0.5", 3.0);
+    double want = n / 2 * (7 + 0.25 + 3.0 * 0.5) - 3.0 / 2 * 0.5;
+    assert_float_equal(th_cost("ring:half=1", &pb), want, 1e-9);
+    const char *shape[] = {topo}, *models[] = {"ts=7,td=0.25,tl=0.5", "switching=saf,ts=2,tl=1"};
+    th_closed_form_matches("ring:half=1", MG_GOSSIP, shape, 1, models, 2, 4.0);
+  }
+  mg_report rep;
+  mg_problem_spec pb = th_paper(MG_GOSSIP, "ring:7", 2);
+  assert_int_equal(th_run("ring:half=1", &pb, &rep), MG_ERR_UNSUPPORTED);
+  pb = th_paper(MG_GOSSIP, "line:8", 2);
+  assert_int_equal(th_run("ring:half=1", &pb, &rep), MG_ERR_UNSUPPORTED);
+  pb = th_paper(MG_GOSSIP, "ring:8", 2);
+  assert_int_equal(th_run("ring:half=2", &pb, &rep), MG_ERR_INVALID);
+}
+
 /* Approach 2 on 3^k nodes equals its closed form (with t_d too), and the
  * round counts are Juurlink, Rao, Sibeyn 1998's 2k-1 (ring) and 2k (line). */
 static void concentrate_closed_form(void **state) {
@@ -105,10 +128,8 @@ static void table1_rows(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(every_size_verifies),
-      cmocka_unit_test(ring_lemma4),
-      cmocka_unit_test(concentrate_closed_form),
-      cmocka_unit_test(table1_rows),
+      cmocka_unit_test(every_size_verifies),     cmocka_unit_test(ring_lemma4), cmocka_unit_test(ring_half),
+      cmocka_unit_test(concentrate_closed_form), cmocka_unit_test(table1_rows),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -87,6 +87,9 @@ static void test_algorithms(void **state) {
       {"greedy-links:chunks=3", "torus:5x7", "ts=1,tl=1", MG_GOSSIP, 3},
       {"greedy-links:chunks=2", "torus:4x4x4", "contention=shared,ts=1,tl=1", MG_GOSSIP, 2},
       {"dimwise-colored:phases=1-1-1", "torus:3x5x7", "ts=2,tl=1", MG_GOSSIP, 3},
+      /* runs of pieces: every colour cut in 2 by ring:half=1 (2 and 3 axes) */
+      {"dimwise-colored:phases=ring:half=1/ring:half=1", "torus:6x4", "ts=2,tl=1", MG_GOSSIP, 4},
+      {"dimwise-colored:phases=ring:half=1/ring/ring:half=1", "torus:4x3x6", "ts=2,tl=1", MG_GOSSIP, 6},
       {"lee3d-long", "torus:7x7x7", "switching=circuit", MG_GOSSIP, 1},
       {"bus-simple", "meshbus:8", "ell=4", MG_GOSSIP, 1},
       {"bus-partition", "meshbus:6", "ell=3", MG_GOSSIP, 1},

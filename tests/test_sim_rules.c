@@ -250,6 +250,23 @@ static void exchange_complete(void **state) {
   th_sched_free(&s);
 }
 
+/* ring:2 with P = 4: node 0 sends its pieces a0 .. a0 + an - 1, node 1
+ * b0 .. b0 + bn - 1 (MG_SEL_PIECE with piece_count). */
+static mg_status piece_runs(uint32_t a0, uint32_t an, uint32_t b0, uint32_t bn, mg_report *rep) {
+  th_sched s;
+  th_sched_init(&s, MG_GOSSIP, "ring:2", "ts=0,tl=1", 4);
+  for (int v = 0; v < 2; v++) {
+    mg_transfer t = mg_xfer((uint32_t)v, (uint32_t)(1 - v));
+    t.sel.flags = MG_SEL_PIECE;
+    t.sel.piece = v ? b0 : a0;
+    t.sel.piece_count = v ? bn : an;
+    th_add(&s, 0, t);
+  }
+  mg_status st = th_simulate(&s, rep);
+  th_sched_free(&s);
+  return st;
+}
+
 static void selectors(void **state) {
   (void)state;
   th_sched s;
@@ -267,6 +284,18 @@ static void selectors(void **state) {
   assert_int_equal(rep.violation.item, 0); /* origin 0, piece 0 missing */
   mg_report_free(&rep);
   th_sched_free(&s);
+  /* a run of pieces: P = 4 on ring:2, node 0 sends pieces 1 .. 2, node 1
+   * pieces 0 .. 3; node 1 lacks origin 0's pieces 0 and 3 (item 0 first);
+   * a run past P is refused */
+  assert_int_equal(piece_runs(1, 2, 0, 4, &rep), MG_ERR_VIOLATION);
+  assert_int_equal(rep.violation.rule, MG_RULE_INCOMPLETE);
+  assert_int_equal(rep.violation.node, 1);
+  assert_int_equal(rep.violation.item, 0);
+  mg_report_free(&rep);
+  assert_int_equal(piece_runs(0, 4, 2, 3, &rep), MG_ERR_VIOLATION);
+  assert_int_equal(rep.violation.rule, MG_RULE_SELECTOR);
+  assert_non_null(strstr(rep.violation.msg, "pieces from 2 out of range (P = 4)"));
+  mg_report_free(&rep);
   /* colour: on a 3x3 torus node 4 = (1,1) sends to 5 only origins with
    * x0 + x1 = 2 mod 3 that it holds: itself only -> 1 item of 1/1 bytes */
   th_sched_init(&s, MG_GOSSIP, "torus:3x3", "ts=0,tl=1", 1);

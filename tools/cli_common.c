@@ -332,11 +332,22 @@ json_t *cli_violation_json(const mg_report *rep) {
   return o;
 }
 
+/* Did the generator spell choices of its own into the schedule's parameters
+ * (dimwise's automatic phases), other than those given? */
+static int resolved_differ(const mg_params *ps, const mg_report *rep) {
+  char a[512], b[512];
+  if (!rep->params.n) return 0;
+  mg_params none;
+  memset(&none, 0, sizeof none);
+  return strcmp(mg_params_format(ps ? ps : &none, a, sizeof a), mg_params_format(&rep->params, b, sizeof b)) != 0;
+}
+
 json_t *cli_report_json(const char *algo, const mg_params *ps, const mg_problem_spec *pb, const mg_report *rep) {
   char topo[128];
   json_t *o = json_object();
   json_object_set_new(o, "algorithm", json_string(algo));
   json_object_set_new(o, "params", cli_params_json(ps));
+  if (resolved_differ(ps, rep)) json_object_set_new(o, "resolved_params", cli_params_json(&rep->params));
   json_object_set_new(o, "problem", json_string(mg_problem_name(pb->problem)));
   json_object_set_new(o, "topology", json_string(mg_topo_format(&pb->topo, topo, sizeof topo)));
   json_object_set_new(o, "model", cli_model_json(&pb->model));
@@ -437,6 +448,9 @@ void cli_print_report(const char *algo, const mg_params *ps, const mg_problem_sp
   char topo[128], model[768], params[256];
   printf("algorithm      %s%s%s\n", algo, ps && ps->n ? ":" : "",
          ps && ps->n ? mg_params_format(ps, params, sizeof params) : "");
+  if (resolved_differ(ps, rep))
+    printf("resolved       %s:%s (its own choices, by name)\n", algo,
+           mg_params_format(&rep->params, params, sizeof params));
   char by[32];
   printf("problem        %s on %s, %s bytes%s\n", mg_problem_name(pb->problem),
          mg_topo_format(&pb->topo, topo, sizeof topo), mg_fmt_double(pb->bytes, by, sizeof by),

@@ -104,8 +104,12 @@ static int sweep(const cli_opts *o, mg_problem problem, mg_problem_spec *pb, con
     if (o->spec) {
       char entry[256], ps[160];
       int code = EXIT_OK;
-      if (best && rows[0].params.n)
-        snprintf(entry, sizeof entry, "%s:%s", best, mg_params_format(&rows[0].params, ps, sizeof ps));
+      /* the schedule's own parameters, where it spelled its choices
+       * (dimwise's automatic phases): the executor then runs that plan
+       * under any model */
+      const mg_params *bp = best && rows[0].rep.params.n ? &rows[0].rep.params : &rows[0].params;
+      if (best && bp->n)
+        snprintf(entry, sizeof entry, "%s:%s", best, mg_params_format(bp, ps, sizeof ps));
       else
         snprintf(entry, sizeof entry, "%s", best ? best : "");
       if (!best) {

@@ -8,9 +8,10 @@
 # 10.81 -> 8.27 ms at 32 KiB and 14.65 -> 11.59 ms at 64 KiB, every byte
 # checked. With the executor planning under the calibrated model
 # (MESHGOSSIP_MODEL), the default phases=auto prices each line with the
-# node's CPU shared by the two colours and takes torus-swing for the first
-# phase, then rings: 6.50 and 10.64 ms under sync=data (issue 15's targets
-# there: 8.60 and 11.8). On the 9x9 torus at 32 KiB, Approach 2-1 with
+# node's CPU shared by the two colours, the grid then choosing among the
+# lines' candidates: torus-swing for the first phase, then rings with the
+# opposite node's packet sent half each way (ring:half=1): 6.36 and 10.12
+# ms under sync=data (issue 15's targets there: 8.60 and 11.8). On the 9x9 torus at 32 KiB, Approach 2-1 with
 # every node's sends in the same direction order (order=axis) under
 # sync=data: 8.769 ms; auto phases (torus-ternary, then rings): 7.473
 # (issue 15's target there: 9; TORGOS under sync=rounds 11.43). The
@@ -65,8 +66,8 @@ printf '%s\n' "$csv" | awk -F, '
     pin("torus:8x8" SUBSEP a SUBSEP "ours-data" SUBSEP 32768, 0.00826960077, "8x8 1-1 data 32 KiB")
     pin("torus:8x8" SUBSEP a SUBSEP "ours-data" SUBSEP 65536, 0.0115924582, "8x8 1-1 data 64 KiB")
     a = "dimwise-colored"
-    pin("torus:8x8" SUBSEP a SUBSEP "ours-data" SUBSEP 32768, 0.00650269756, "8x8 auto phases data 32 KiB")
-    pin("torus:8x8" SUBSEP a SUBSEP "ours-data" SUBSEP 65536, 0.0106433225, "8x8 auto phases data 64 KiB")
+    pin("torus:8x8" SUBSEP a SUBSEP "ours-data" SUBSEP 32768, 0.00636199513, "8x8 auto phases data 32 KiB")
+    pin("torus:8x8" SUBSEP a SUBSEP "ours-data" SUBSEP 65536, 0.0101244239, "8x8 auto phases data 64 KiB")
     pin("torus:9x9" SUBSEP "dimwise-colored:phases=2-1+order=axis" SUBSEP "ours-data" SUBSEP 32768, 0.00876897869,
         "9x9 2-1 order=axis data 32 KiB")
     pin("torus:9x9" SUBSEP a SUBSEP "ours-data" SUBSEP 32768, 0.00747319682, "9x9 auto phases data 32 KiB")

@@ -2,7 +2,9 @@
  * piece everywhere outside the simulator. The unsharded state numbers its
  * bits the same way (origin-major). A shard of a state with several pieces
  * on a grid of two or more axes numbers them piece-major instead, and piece
- * p's origins with their axes rotated by p mod d: axis p mod d fastest.
+ * p's origins with their axes rotated by its colour c: axis c fastest, c =
+ * p mod d, or p / (P/d) when d divides P (a colour of HIGH-DIM-GOS' owns a
+ * run of P/d pieces when its phases cut its packets: lift.h).
  *
  * Why: in HIGH-DIM-GOS' (Juurlink, Rao, Sibeyn, "Gossiping on Meshes and
  * Tori", 1996) colour c gossips along axis (f + c) mod d in phase f, so in
@@ -16,6 +18,11 @@
  * and in one shard of ten. A shard keeps a contiguous range of these bits
  * (sim_shard.c), so a shard may keep part of an origin's pieces. */
 #include "sim_internal.h"
+
+int mg_layout_rot(const mg_sim *s, uint64_t piece) {
+  uint64_t d = (uint64_t)s->info.topo.d, P = s->info.pieces;
+  return (int)(P % d == 0 ? piece / (P / d) : piece % d);
+}
 
 int mg_layout_wanted(const mg_schedule_info *info) {
   return info->problem == MG_GOSSIP && info->pieces > 1 && info->topo.kind == MG_TOPO_GRID && info->topo.d >= 2;
@@ -37,7 +44,7 @@ void mg_layout_setup(mg_sim *s) {
 uint64_t mg_item_bit(const mg_sim *s, uint64_t origin, uint32_t piece) {
   if (!s->layout) return origin * s->info.pieces + piece;
   const mg_topo *t = &s->info.topo;
-  int r = (int)(piece % (uint32_t)t->d);
+  int r = mg_layout_rot(s, piece);
   uint64_t b = 0, o = origin;
   for (int k = 0; k < t->d; k++) {
     b += (o % t->n[k]) * s->lay_stride[r][k];
@@ -54,7 +61,7 @@ uint64_t mg_bit_item(const mg_sim *s, uint64_t bit) {
   if (!s->layout) return bit;
   const mg_topo *t = &s->info.topo;
   uint64_t piece = bit / t->N, b = bit % t->N, origin = 0;
-  int r = (int)(piece % (uint64_t)t->d);
+  int r = mg_layout_rot(s, piece);
   for (int j = 0; j < t->d; j++) {
     int ax = (j + r) % t->d;
     origin += (b % t->n[ax]) * t->stride[ax];

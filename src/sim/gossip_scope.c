@@ -42,9 +42,10 @@ static mg_status add_items(const mg_sim *s, mg_ranges *r, uint64_t lo, uint64_t 
   return MG_OK;
 }
 
-mg_status mg_scope_all(const mg_sim *s, int64_t piece, mg_ranges *r, mg_err *err) {
+mg_status mg_scope_all(const mg_sim *s, int64_t piece, uint32_t npieces, mg_ranges *r, mg_err *err) {
   r->n = 0;
-  if (s->layout && piece >= 0) return add_items(s, r, (uint64_t)piece * s->N, (uint64_t)(piece + 1) * s->N, err);
+  if (s->layout && piece >= 0)
+    return add_items(s, r, (uint64_t)piece * s->N, ((uint64_t)piece + (npieces ? npieces : 1)) * s->N, err);
   return add_items(s, r, s->ibase, s->ibase + s->nloc, err);
 }
 
@@ -102,12 +103,12 @@ static mg_status box_rec(const mg_sim *s, const mg_box *box, const numbering *nb
   return st;
 }
 
-/* Piece p's runs of a box in its own numbering: axis p + j (mod d) j-th
- * fastest, from bit p N. */
+/* Piece p's runs of a box in its own numbering: axis c + j (mod d) j-th
+ * fastest, c its colour (gossip_layout.c), from bit p N. */
 static mg_status piece_box(const mg_sim *s, const mg_box *box, uint64_t p, mg_ranges *r, mg_err *err) {
   const mg_topo *t = &s->info.topo;
   numbering nb;
-  int rot = (int)(p % (uint64_t)t->d);
+  int rot = mg_layout_rot(s, p);
   for (int j = 0; j < t->d; j++) {
     nb.ax[j] = (j + rot) % t->d;
     nb.span[j] = s->lay_stride[rot][nb.ax[j]];
@@ -121,7 +122,7 @@ static int piece_kept(const mg_sim *s, uint64_t p) {
   return lo < s->ibase + s->nloc && lo + s->N > s->ibase;
 }
 
-mg_status mg_scope_box(const mg_sim *s, const mg_box *box, int64_t piece, mg_ranges *r, mg_err *err) {
+mg_status mg_scope_box(const mg_sim *s, const mg_box *box, int64_t piece, uint32_t npieces, mg_ranges *r, mg_err *err) {
   uint64_t P = s->info.pieces;
   mg_status st = MG_OK;
   r->n = 0;
@@ -134,7 +135,8 @@ mg_status mg_scope_box(const mg_sim *s, const mg_box *box, int64_t piece, mg_ran
     }
     return box_rec(s, box, &nb, t->d - 1, 0, r, err);
   }
-  for (uint64_t p = piece >= 0 ? (uint64_t)piece : 0; p < (piece >= 0 ? (uint64_t)piece + 1 : P) && st == MG_OK; p++)
+  uint64_t lo = piece >= 0 ? (uint64_t)piece : 0, hi = piece >= 0 ? lo + (npieces ? npieces : 1) : P;
+  for (uint64_t p = lo; p < hi && st == MG_OK; p++)
     if (piece_kept(s, p)) st = piece_box(s, box, p, r, err);
   return st;
 }
@@ -170,8 +172,8 @@ static mg_status lay_origins(const mg_sim *s, uint64_t A, uint64_t B, uint64_t p
   return st;
 }
 
-mg_status mg_scope_origins(const mg_sim *s, uint32_t range_lo, uint32_t range_len, int64_t piece, mg_ranges *r,
-                           mg_err *err) {
+mg_status mg_scope_origins(const mg_sim *s, uint32_t range_lo, uint32_t range_len, int64_t piece, uint32_t npieces,
+                           mg_ranges *r, mg_err *err) {
   uint64_t N = s->N, P = s->info.pieces, lo = range_lo % N, len = range_len > N ? N : range_len;
   uint64_t first = lo + len <= N ? len : N - lo;
   mg_status st = MG_OK;
@@ -180,7 +182,8 @@ mg_status mg_scope_origins(const mg_sim *s, uint32_t range_lo, uint32_t range_le
     if (first < len && (st = add_items(s, r, 0, (len - first) * P, err)) != MG_OK) return st;
     return add_items(s, r, lo * P, (lo + first) * P, err);
   }
-  for (uint64_t p = piece >= 0 ? (uint64_t)piece : 0; p < (piece >= 0 ? (uint64_t)piece + 1 : P) && st == MG_OK; p++) {
+  uint64_t plo = piece >= 0 ? (uint64_t)piece : 0, phi = piece >= 0 ? plo + (npieces ? npieces : 1) : P;
+  for (uint64_t p = plo; p < phi && st == MG_OK; p++) {
     if (!piece_kept(s, p)) continue;
     if (first < len) st = lay_origins(s, 0, len - first, p, r, err);
     if (st == MG_OK) st = lay_origins(s, lo, lo + first, p, r, err);

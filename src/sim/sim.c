@@ -108,6 +108,7 @@ static mg_status sim_begin_state(void *ctx, const mg_schedule_info *info, mg_err
   if (s->async && info->model.timing != MG_TIMING_SYNC && info->model.contention == MG_CONT_FAIR)
     mg_async_use_fluid(&s->clock, &info->model, &info->topo);
   s->rep.verified = 0;
+  s->rep.params = info->params; /* what the generator resolved (dimwise's phases) */
   s->t0 = mg_now();
 out:
   return st;

@@ -92,8 +92,10 @@ mg_status mg_gossip_alloc(mg_sim *s, mg_err *err) {
   s->mask = mg_calloc(W, sizeof(uint64_t));
   s->mask_lo = s->mask_hi = 0;
   s->piece_mask = mg_calloc(s->info.pieces, sizeof(uint64_t *));
+  s->range_mask = mg_calloc(s->info.pieces, sizeof(uint64_t *));
+  s->range_n = mg_calloc(s->info.pieces, sizeof(uint32_t));
   if (!s->pool || !s->cur || !s->slot || !s->dirty || !s->touched || !s->dlo || !s->dhi || !s->touched_list ||
-      !s->rd_off || !s->sel || !s->mask || !s->piece_mask)
+      !s->rd_off || !s->sel || !s->mask || !s->piece_mask || !s->range_mask || !s->range_n)
     return mg_fail(err, MG_ERR_NOMEM, "cannot allocate the gossip state (%llu nodes)", (unsigned long long)N);
   for (uint64_t v = 0; v < N; v++) {
     s->cur[v] = s->pool + v * W;
@@ -147,6 +149,11 @@ void mg_gossip_free(mg_sim *s) {
     for (uint32_t p = 0; p < s->info.pieces; p++)
       free(s->piece_mask[p]);
   free(s->piece_mask);
+  if (s->range_mask)
+    for (uint32_t p = 0; p < s->info.pieces; p++)
+      free(s->range_mask[p]);
+  free(s->range_mask);
+  free(s->range_n);
   for (int i = 0; i < s->ncolor; i++)
     free(s->color[i].bits);
   for (int i = 0; i < s->ncrange; i++)
@@ -266,6 +273,35 @@ static const uint64_t *piece_mask(mg_sim *s, uint32_t p) {
   return s->piece_mask[p];
 }
 
+/* Items of pieces p .. p + n - 1 of every origin (a colour of HIGH-DIM-GOS'
+ * whose 1D phases cut its packets, lift.h): one mask per first piece, built
+ * on first use and rebuilt if another run starts there. */
+static const uint64_t *pieces_mask(mg_sim *s, uint32_t p, uint32_t n) {
+  if (n <= 1) return piece_mask(s, p);
+  if (!s->range_mask[p] || s->range_n[p] != n) {
+    uint64_t *m = s->range_mask[p] ? s->range_mask[p] : mg_calloc(s->W, sizeof(uint64_t)), olo, ohi;
+    if (!m) return NULL;
+    memset(m, 0, s->W * sizeof(uint64_t));
+    if (s->layout) {
+      set_items(s, m, (uint64_t)p * s->N, (uint64_t)(p + n) * s->N);
+    } else {
+      own_origins(s, &olo, &ohi);
+      for (uint64_t o = olo; o < ohi; o++)
+        set_items(s, m, o * s->info.pieces + p, o * s->info.pieces + p + n);
+    }
+    s->range_mask[p] = m;
+    s->range_n[p] = n;
+  }
+  return s->range_mask[p];
+}
+
+/* The pieces a selector keeps: all (count 0) or a run from *first. */
+static uint32_t sel_pieces(const mg_selector *sel, uint32_t *first) {
+  *first = sel->piece;
+  if (!(sel->flags & MG_SEL_PIECE)) return 0;
+  return sel->piece_count > 1 ? sel->piece_count : 1;
+}
+
 /* Colour sum(w_i x_i) mod m of a node: the generalized diagonals of
  * Juurlink, Rao, Sibeyn and the Lee code classes of Delmas, Perennes. */
 static uint32_t color_of(const mg_topo *t, const int32_t *w, uint32_t m, uint32_t node) {
@@ -368,27 +404,29 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
     }
     s->vsub = MG_VSUB_SELECT;
   }
-  if ((sel->flags & MG_SEL_PIECE) && sel->piece >= s->info.pieces)
+  uint32_t p0, pn = sel_pieces(sel, &p0);
+  if (pn && (p0 >= s->info.pieces || pn > s->info.pieces - p0))
     return mg_sim_violate(s, err, MG_RULE_SELECTOR, (int64_t)i, -1, tr->src, -1,
-                          "round %lld transfer %zu: piece %u out of range (P = %u)", (long long)r, i, sel->piece,
-                          s->info.pieces);
+                          pn == 1 ? "round %lld transfer %zu: piece %u out of range (P = %u)"
+                                  : "round %lld transfer %zu: pieces from %u out of range (P = %u)",
+                          (long long)r, i, sel->piece, s->info.pieces);
   if ((sel->flags & MG_SEL_COLOR) && (sel->color_m == 0 || sel->color_c >= sel->color_m))
     return mg_sim_violate(s, err, MG_RULE_SELECTOR, (int64_t)i, -1, tr->src, -1,
                           "round %lld transfer %zu: colour %u mod %u is not a colour", (long long)r, i, sel->color_c,
                           sel->color_m);
-  /* a piece-major numbering scopes one piece's bits only */
-  int64_t piece = (sel->flags & MG_SEL_PIECE) ? (int64_t)sel->piece : -1;
+  /* a piece-major numbering scopes the pieces' own bits only */
+  int64_t piece = pn ? (int64_t)p0 : -1;
   if (!list) {
     /* the runs the copy starts from */
     mg_ranges *sc = &s->scope;
     if (sel->flags & MG_SEL_BOX)
-      st = mg_scope_box(s, &sel->box, piece, sc, err);
+      st = mg_scope_box(s, &sel->box, piece, pn, sc, err);
     else if (sel->flags & MG_SEL_ORIGIN_RANGE)
-      st = mg_scope_origins(s, sel->range_lo, sel->range_len, piece, sc, err);
+      st = mg_scope_origins(s, sel->range_lo, sel->range_len, piece, pn, sc, err);
     else
-      st = mg_scope_all(s, piece, sc, err);
+      st = mg_scope_all(s, piece, pn, sc, err);
     if (st == MG_OK && (sel->flags & MG_SEL_BOX) && (sel->flags & MG_SEL_ORIGIN_RANGE) &&
-        (st = mg_scope_origins(s, sel->range_lo, sel->range_len, piece, &s->tmp, err)) == MG_OK) {
+        (st = mg_scope_origins(s, sel->range_lo, sel->range_len, piece, pn, &s->tmp, err)) == MG_OK) {
       st = mg_scope_meet(sc, &s->tmp, &s->tmp2, err);
       sc = &s->tmp2;
     }
@@ -402,11 +440,11 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
     if ((st = fill_ranges(s, held, sc, err)) != MG_OK) return st;
   }
   if (list && (sel->flags & MG_SEL_BOX)) {
-    if ((st = mg_scope_box(s, &sel->box, piece, &s->tmp, err)) != MG_OK) return st;
+    if ((st = mg_scope_box(s, &sel->box, piece, pn, &s->tmp, err)) != MG_OK) return st;
     keep_ranges(s, &s->tmp);
   }
   if (sel->flags & MG_SEL_PIECE) {
-    const uint64_t *m = piece_mask(s, sel->piece);
+    const uint64_t *m = pieces_mask(s, p0, pn);
     if (!m) return mg_fail(err, MG_ERR_NOMEM, "out of memory for a piece mask");
     and_runs(s, m);
   }
@@ -416,7 +454,7 @@ mg_status mg_gossip_select(mg_sim *s, const mg_transfer *tr, size_t i, uint32_t 
     and_runs(s, m);
   }
   if (list && (sel->flags & MG_SEL_ORIGIN_RANGE)) {
-    if ((st = mg_scope_origins(s, sel->range_lo, sel->range_len, piece, &s->tmp, err)) != MG_OK) return st;
+    if ((st = mg_scope_origins(s, sel->range_lo, sel->range_len, piece, pn, &s->tmp, err)) != MG_OK) return st;
     keep_ranges(s, &s->tmp);
   }
   if (sel->flags & MG_SEL_ARRIVAL) {
@@ -587,7 +625,8 @@ static int cyclic_apart(uint32_t alo, uint32_t alen, uint32_t blo, uint32_t blen
 static int sel_apart(const mg_topo *t, const mg_selector *a, const mg_selector *b) {
   uint32_t unsure = MG_SEL_LIST | MG_SEL_ARRIVAL | MG_SEL_PRED;
   if ((a->flags | b->flags) & unsure) return 0;
-  if ((a->flags & b->flags & MG_SEL_PIECE) && a->piece != b->piece) return 1;
+  uint32_t a0, an = sel_pieces(a, &a0), b0, bn = sel_pieces(b, &b0);
+  if (an && bn && ((uint64_t)a0 + an <= b0 || (uint64_t)b0 + bn <= a0)) return 1;
   if (a->flags & b->flags & MG_SEL_BOX)
     for (int k = 0; k < t->d; k++)
       if (cyclic_apart(a->box.lo[k], a->box.len[k], b->box.lo[k], b->box.len[k], t->n[k])) return 1;

@@ -93,6 +93,8 @@ struct mg_sim {
   uint64_t *mask; /* scratch mask; zero outside [mask_lo, mask_hi) */
   uint64_t mask_lo, mask_hi;
   uint64_t **piece_mask;
+  uint64_t **range_mask; /* by first piece: a run of range_n[p] pieces */
+  uint32_t *range_n;
   mg_color_mask color[MG_COLOR_CACHE];
   int ncolor;
   mg_color_ranges crange[MG_COLOR_CACHE];
@@ -187,21 +189,23 @@ mg_status mg_rule_bus(mg_sim *s, const mg_transfer *tr, size_t i, uint64_t *nite
 int mg_layout_wanted(const mg_schedule_info *info);
 void mg_layout_setup(mg_sim *s);
 uint64_t mg_item_bit(const mg_sim *s, uint64_t origin, uint32_t piece);
+int mg_layout_rot(const mg_sim *s, uint64_t piece); /* the axis piece's numbering runs fastest */
 uint64_t mg_id_bit(const mg_sim *s, uint64_t item); /* item id origin*P + piece */
 uint64_t mg_bit_item(const mg_sim *s, uint64_t bit);
 
-/* gossip_scope.c: the bit runs of all kept items (of one piece alone in a
- * piece's own numbering, when piece >= 0), of a box of origins (of
- * one piece, or of every piece when piece is negative: the unsharded
+/* gossip_scope.c: the bit runs of all kept items (of pieces piece ..
+ * piece + npieces - 1 alone in a piece's own numbering, when piece >= 0),
+ * of a box of origins (of those pieces, or of every piece when piece is
+ * negative: the unsharded
  * numbering keeps an origin's pieces together and ignores it), of an origin
  * range, of a colour of one axis (returns 0 when that colour is not runs,
  * or on error with *st set; the runs are cached), and the meet of two run
  * lists. */
 void mg_ranges_free(mg_ranges *r);
-mg_status mg_scope_all(const mg_sim *s, int64_t piece, mg_ranges *r, mg_err *err);
-mg_status mg_scope_box(const mg_sim *s, const mg_box *box, int64_t piece, mg_ranges *r, mg_err *err);
-mg_status mg_scope_origins(const mg_sim *s, uint32_t range_lo, uint32_t range_len, int64_t piece, mg_ranges *r,
-                           mg_err *err);
+mg_status mg_scope_all(const mg_sim *s, int64_t piece, uint32_t npieces, mg_ranges *r, mg_err *err);
+mg_status mg_scope_box(const mg_sim *s, const mg_box *box, int64_t piece, uint32_t npieces, mg_ranges *r, mg_err *err);
+mg_status mg_scope_origins(const mg_sim *s, uint32_t range_lo, uint32_t range_len, int64_t piece, uint32_t npieces,
+                           mg_ranges *r, mg_err *err);
 int mg_scope_color(mg_sim *s, const mg_selector *sel, const mg_ranges **out, mg_err *err, mg_status *st);
 mg_status mg_scope_meet(const mg_ranges *a, const mg_ranges *b, mg_ranges *out, mg_err *err);
 

@@ -22,16 +22,20 @@
  * joined by '/' instead when a name has a dash (phases=torus-swing/ring).
  * auto (the default) simulates every 1D candidate (ring, concentrate,
  * circgos, the tunable ones tuned; under a model with CPU overheads also
- * torus-swing, torus-ternary, torus-doubling) on one line with that phase's
+ * ring:half=1, torus-swing, torus-ternary, torus-doubling) on one line with that phase's
  * packet size and takes the cheapest: a lifted phase costs exactly its 1D
  * cost with bytes scaled (src/algo/lift.h), so on an n x ... x n grid
  * under the sync clock, without CPU overheads, auto is the best
  * combination. The colored variant prices a line with the CPU overheads
  * times d, since a node's one CPU sends for its d colours at once
- * (pick_auto): a rule of thumb, not the grid's clock (torus:4x4x4 at 64
- * KiB on the calibrated SMPI model: auto 9.631 ms, the named
- * phases=torus-swing/torus-swing/ring 9.525). Named phases must move whole
- * packets (not greedy-links, multiring, weave: lift.h). Juurlink, Rao, Sibeyn 1996's
+ * (pick_auto): a rule of thumb, not the grid's clock, so on grids of up
+ * to 512 nodes the grid then chooses among the lines' candidates
+ * (refine; torus:4x4x4 at 64 KiB on the calibrated SMPI model: the line's
+ * choice 8.858 ms, the grid's 8.752). A 1D gossip that cuts its packets
+ * (ring:half=1, greedy-links) cuts every colour's share into as many
+ * pieces (lift.h); one that names item lists (multiring, weave) cannot be
+ * lifted. An entry may carry its algorithm's parameters, '+'
+ * between them (phases=torus-swing/ring:half=1). Juurlink, Rao, Sibeyn 1996's
  * Approaches 1-1, 2-1, 2-2 are dimwise-colored:phases=1-1, phases=2-1,
  * phases=2-2.
  *
@@ -70,10 +74,13 @@ static const char *const digit_algo[] = {NULL, "ring", "concentrate", "circgos"}
  * torus-swing:merge=2,skip=1 as the first phase 11.15 ms, its default
  * 10.66). */
 static const struct {
-  const char *name;
+  const char *name, *params;
   int tune, needs_cpu;
-} auto_algo[] = {{"ring", 1, 0},        {"concentrate", 1, 0},   {"circgos", 1, 0},
-                 {"torus-swing", 0, 1}, {"torus-ternary", 0, 1}, {"torus-doubling", 0, 1}};
+} auto_algo[] = {{"ring", NULL, 1, 0},          {"concentrate", NULL, 1, 0}, {"circgos", NULL, 1, 0},
+                 {"ring", "half=1", 0, 1},      {"torus-swing", NULL, 0, 1}, {"torus-ternary", NULL, 0, 1},
+                 {"torus-doubling", NULL, 0, 1}};
+#define DW_NCAND (sizeof auto_algo / sizeof auto_algo[0])
+_Static_assert(DW_NCAND == 7, "dw_plan.cand holds 7 candidates a line");
 
 typedef struct dw_plan {
   int d, colored;
@@ -82,6 +89,11 @@ typedef struct dw_plan {
   const mg_algo *algo[MG_MAX_DIMS][MG_MAX_DIMS]; /* [phase][colour] */
   mg_params ps[MG_MAX_DIMS][MG_MAX_DIMS];
   double cost1d[MG_MAX_DIMS][MG_MAX_DIMS]; /* verified 1D cost as auto priced it, auto only */
+  /* auto's verified candidates of each line (auto_algo's order, NULL where
+   * refused), which refine() tries in the grid: phases of up to 3 axes */
+  const mg_algo *cand[3][3][7];
+  mg_params cand_ps[3][3][7];
+  double cand_cost[3][3][7]; /* its price on the line */
 } dw_plan;
 
 static int axis_of(const dw_plan *p, int f, int c) { return p->colored ? (f + c) % p->d : f; }
@@ -130,7 +142,7 @@ static int liftable(const mg_params *ps) {
  * against torus-swing's 2.57 on its line, and loses in the grid: 11.60 ms
  * against 10.66 with torus-swing as the first phase, docs/allgather.md). */
 static mg_status pick_auto(const mg_problem_spec *line, double cpu_share, const mg_algo **best, mg_params *best_ps,
-                           double *cost, mg_err *err) {
+                           double *cost, const mg_algo **cand, mg_params *cand_ps, double *cand_cost, mg_err *err) {
   mg_problem_spec priced = *line;
   const mg_problem_spec *pb1 = &priced;
   priced.model.o *= cpu_share;
@@ -146,7 +158,9 @@ static mg_status pick_auto(const mg_problem_spec *line, double cpu_share, const 
     mg_status st;
     size_t evaluated;
     memset(&ps, 0, sizeof ps);
-    if (!a || mg_algo_check(a, pb1, &ps, &e) != MG_OK) continue;
+    if (!a || (auto_algo[i].params && mg_params_parse(auto_algo[i].params, &ps, &e) != MG_OK) ||
+        mg_algo_check(a, pb1, &ps, &e) != MG_OK)
+      continue;
     if (a->candidates && auto_algo[i].tune) {
       st = mg_tune_keep(a, pb1, NULL, liftable, &ps, &rep, &second, &second_rep, &evaluated, &e);
       if (st == MG_OK) mg_report_free(&second_rep);
@@ -154,6 +168,7 @@ static mg_status pick_auto(const mg_problem_spec *line, double cpu_share, const 
       st = mg_run(a, pb1, &ps, NULL, &rep, &e);
     }
     if (st == MG_ERR_NOMEM) return mg_fail(err, st, "%s", e.msg);
+    if (st == MG_OK && rep.verified && cand) cand[i] = a, cand_ps[i] = ps, cand_cost[i] = rep.cost;
     if (st == MG_OK && rep.verified && (!*best || rep.cost < *cost)) {
       *best = a;
       *best_ps = ps;
@@ -245,19 +260,38 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, int c
       if (st != MG_OK) return st;
       p->cost1d[f][c] = NAN;
       if (!strcmp(entry[f], "auto")) {
-        st = pick_auto(&pb1, colored ? d : 1, &p->algo[f][c], &p->ps[f][c], &p->cost1d[f][c], err);
+        int keep = f < 3 && c < 3;
+        st = pick_auto(&pb1, colored ? d : 1, &p->algo[f][c], &p->ps[f][c], &p->cost1d[f][c],
+                       keep ? p->cand[f][c] : NULL, keep ? p->cand_ps[f][c] : NULL, keep ? p->cand_cost[f][c] : NULL,
+                       err);
         if (st != MG_OK) return st;
         continue;
       }
-      const char *name = entry[f];
-      if (entry[f][0] >= '1' && entry[f][0] <= '3' && !entry[f][1]) name = digit_algo[entry[f][0] - '0'];
+      /* an entry may give its algorithm's parameters, '+' between them:
+       * ring:half=1 */
+      char name_buf[40];
+      const char *name = entry[f], *colon = strchr(entry[f], ':');
+      memset(&p->ps[f][c], 0, sizeof p->ps[f][c]);
+      if (colon) {
+        char list[40];
+        snprintf(name_buf, sizeof name_buf, "%.*s", (int)(colon - entry[f]), entry[f]);
+        snprintf(list, sizeof list, "%s", colon + 1);
+        for (char *q = list; *q; q++)
+          if (*q == '+') *q = ',';
+        name = name_buf;
+        mg_err e;
+        if (!*list || list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,"))
+          return mg_fail(err, MG_ERR_INVALID, "phases: %s: an empty parameter ('+' goes between k=v)", entry[f]);
+        if (mg_params_parse(list, &p->ps[f][c], &e) != MG_OK)
+          return mg_fail(err, MG_ERR_INVALID, "phases: %s: %s", entry[f], e.msg);
+      }
+      if (name[0] >= '1' && name[0] <= '3' && !name[1]) name = digit_algo[name[0] - '0'];
       const mg_algo *a = mg_algo_find(name);
       if (!a)
         return mg_fail(err, MG_ERR_UNSUPPORTED, "phases: 1D algorithm '%s' is not registered%s", name,
                        strchr(spec, '-') ? " (entries are joined by '/' when any is, else by '-': "
                                            "phases=torus-swing/ring)"
                                          : "");
-      memset(&p->ps[f][c], 0, sizeof p->ps[f][c]);
       mg_err e;
       st = mg_algo_check(a, &pb1, &p->ps[f][c], &e);
       if (st != MG_OK) /* say which line refused: the grid itself may be fine */
@@ -269,28 +303,55 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, int c
   return MG_OK;
 }
 
-static mg_status dw_generate_common(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, int colored,
-                                    const char *name, mg_err *err) {
-  dw_plan p;
+/* phases= as auto resolved it, into out (a copy of ps), when every
+ * colour of a phase runs the same 1D algorithm with the same parameters and
+ * the spelling fits a parameter's value: then the schedule's own
+ * parameters (the report's, an export's) name the phases, and the run can
+ * be repeated by name, by the MPI executor under any model too. */
+static void spell_phases(const mg_params *ps, const dw_plan *p, mg_params *out) {
+  const char *given = ps ? mg_params_get(ps, "phases") : NULL;
+  char buf[sizeof out->p[0].value], pbuf[sizeof out->p[0].value];
+  size_t used = 0;
+  int ncol = p->colored ? p->d : 1;
+  if (ps) *out = *ps;
+  if (given && !strstr(given, "auto")) return;
+  for (int f = 0; f < p->d; f++) {
+    for (int c = 1; c < ncol; c++)
+      if (p->algo[f][c] != p->algo[f][0] || memcmp(&p->ps[f][c], &p->ps[f][0], sizeof p->ps[f][0])) return;
+    mg_params_format(&p->ps[f][0], pbuf, sizeof pbuf);
+    for (char *q = pbuf; *q; q++)
+      if (*q == ',') *q = '+';
+    int w =
+        snprintf(buf + used, sizeof buf - used, "%s%s%s%s", f ? "/" : "", p->algo[f][0]->name, *pbuf ? ":" : "", pbuf);
+    if (w < 0 || (size_t)w >= sizeof buf - used) return;
+    used += (size_t)w;
+  }
+  mg_err e;
+  mg_params_set(out, "phases", buf, &e);
+}
+
+/* The schedule of a resolved plan: every phase's 1D schedules, lifted. */
+static mg_status dw_emit(const mg_problem_spec *pb, const mg_params *ps, const dw_plan *p, mg_sink *sink,
+                         const char *name, mg_err *err) {
+  int colored = p->colored;
   mg_sched1d sch[MG_MAX_DIMS][MG_MAX_DIMS];
   int ncol = colored ? pb->topo.d : 1, d = pb->topo.d;
   mg_status st;
   mg_emit e;
   memset(&e, 0, sizeof e);
   memset(sch, 0, sizeof sch);
-  MG_CHECK(make_plan(pb, ps, colored, &p, err));
   uint32_t flags = 0;
   int64_t hint = 0;
   for (int f = 0; f < d; f++) {
     size_t most = 0;
     for (int c = 0; c < ncol; c++) {
       mg_problem_spec pb1;
-      MG_CHECK(mg_lift_problem(pb, axis_of(&p, f, c), packet_bytes(pb, &p, f, c), &pb1, err));
+      MG_CHECK(mg_lift_problem(pb, axis_of(p, f, c), packet_bytes(pb, p, f, c), &pb1, err));
       mg_err e1;
-      st = mg_sched1d_record(p.algo[f][c], &pb1, &p.ps[f][c], &sch[f][c], &e1);
+      st = mg_sched1d_record(p->algo[f][c], &pb1, &p->ps[f][c], &sch[f][c], &e1);
       if (st == MG_ERR_UNSUPPORTED) /* the 1D schedule has no image on the grid (lift.h) */
-        st = mg_fail(err, st, "phases: %s on the %ss of axis %d: %s; name another 1D gossip", p.algo[f][c]->name,
-                     pb1.topo.wrap[0] ? "ring" : "line", axis_of(&p, f, c), e1.msg);
+        st = mg_fail(err, st, "phases: %s on the %ss of axis %d: %s; name another 1D gossip", p->algo[f][c]->name,
+                     pb1.topo.wrap[0] ? "ring" : "line", axis_of(p, f, c), e1.msg);
       else if (st != MG_OK)
         *err = e1;
       if (st != MG_OK) goto out;
@@ -299,7 +360,30 @@ static mg_status dw_generate_common(const mg_problem_spec *pb, const mg_params *
     }
     hint += (int64_t)most;
   }
-  MG_CHECK(mg_emit_begin(&e, sink, pb, name, ps, p.P, flags, hint, err));
+  /* Every colour owns Q grid pieces, Q the least common multiple of the
+   * pieces its phases' 1D schedules cut a packet into (ring:half=1 cuts
+   * in 2), so that 1D piece j of P1 is a run of Q/P1 of them (lift.h). */
+  uint32_t Q = 1;
+  for (int f = 0; f < d; f++)
+    for (int c = 0; c < ncol; c++) {
+      uint32_t a = Q, b = sch[f][c].info.pieces;
+      while (b) {
+        uint32_t t = a % b;
+        a = b, b = t;
+      }
+      uint64_t l = (uint64_t)Q / a * sch[f][c].info.pieces;
+      if (l > MG_LIFT_MAX_PIECES) {
+        st = mg_fail(err, MG_ERR_UNSUPPORTED, "phases: the 1D schedules cut a packet into more than %u pieces together",
+                     MG_LIFT_MAX_PIECES);
+        goto out;
+      }
+      Q = (uint32_t)l;
+    }
+  int cut = colored || Q > 1;
+  mg_params spelled;
+  memset(&spelled, 0, sizeof spelled);
+  spell_phases(ps, p, &spelled);
+  MG_CHECK(mg_emit_begin(&e, sink, pb, name, &spelled, p->P * Q, flags, hint, err));
   int64_t offset = 0;
   for (int f = 0; f < d; f++) {
     size_t most = 0;
@@ -309,14 +393,16 @@ static mg_status dw_generate_common(const mg_problem_spec *pb, const mg_params *
       for (int c = 0; c < ncol; c++) {
         if (k >= sch[f][c].n) continue;
         mg_lift L = {.topo = &pb->topo,
-                     .axis = axis_of(&p, f, c),
-                     .done_mask = done_mask(&p, f, c),
-                     .use_piece = colored,
-                     .piece = (uint32_t)c,
+                     .axis = axis_of(p, f, c),
+                     .done_mask = done_mask(p, f, c),
+                     .use_piece = cut,
+                     .piece = (uint32_t)c * Q,
+                     .piece_count = Q,
+                     .pieces1d = sch[f][c].info.pieces,
                      .round_offset = offset};
         MG_CHECK(mg_lift_round(&L, &sch[f][c].rounds[k], &e, err));
       }
-      if (p.by_axis) MG_CHECK(sort_by_direction(&e.r, err));
+      if (p->by_axis) MG_CHECK(sort_by_direction(&e.r, err));
       MG_CHECK(mg_emit_round(&e, err));
     }
     offset += (int64_t)most;
@@ -330,46 +416,131 @@ out:
   return st;
 }
 
+/* A resolved plan as a generator, for the grid runs of refine(). */
+typedef struct dw_gen {
+  const mg_problem_spec *pb;
+  const mg_params *ps;
+  const dw_plan *p;
+  const char *name;
+} dw_gen;
+
+static mg_status dw_gen_fn(void *arg, mg_sink *sink, mg_err *err) {
+  const dw_gen *g = arg;
+  return dw_emit(g->pb, g->ps, g->p, sink, g->name, err);
+}
+
+/* The grid decides among auto's candidates. pick_auto prices a line
+ * alone, with the CPU overhead times d: a rule of thumb that misses where
+ * the colours' sends interleave (torus:8x8, 32 KiB, calibrated SMPI model:
+ * the rings' last step whole 6.508 ms, half each way 6.366, where the line
+ * priced the extra send above the half packet). Where the model charges
+ * CPU overheads and the grid has at most 512 nodes, each phase in turn (of
+ * up to 3 axes) tries every other candidate that verified on all its
+ * colours' lines at most 1.25 times the line's best price, the other
+ * phases as they are, simulated on the grid under the model's own clock,
+ * and keeps one only if it is cheaper: one pass of coordinate descent, at
+ * most 6 d grid runs (Release build, 64 KiB, calibrated model: torus:8x8
+ * 0.08 s in all, 16x16 0.5 s, 8x8x8 2 s, where one run of 32x32 takes 1.5
+ * s and the descent 10). */
+#define DW_REFINE_MAX_NODES 512u
+#define DW_REFINE_SPREAD    1.25
+static mg_status refine(const mg_problem_spec *pb, const mg_params *ps, dw_plan *p, const char *name, mg_err *err) {
+  int d = pb->topo.d, ncol = p->colored ? d : 1;
+  if (!p->colored || d > 3 || !(pb->model.o > 0 || pb->model.orecv > 0) || pb->topo.N > DW_REFINE_MAX_NODES)
+    return MG_OK;
+  dw_plan *trial = mg_calloc(1, sizeof *trial);
+  if (!trial) return mg_fail(err, MG_ERR_NOMEM, "out of memory trying the phases on the grid");
+  double best = INFINITY;
+  mg_status st = MG_OK;
+  /* i == DW_NCAND: the plan as it is, first */
+  for (int f = 0; f < d && st == MG_OK; f++)
+    for (size_t i = DW_NCAND + 1; i-- > 0 && st == MG_OK;) {
+      if (i == DW_NCAND && f > 0) continue;
+      *trial = *p;
+      int usable = 1;
+      int same = i < DW_NCAND;
+      for (int c = 0; i < DW_NCAND && c < ncol; c++) {
+        /* a candidate the line prices far off is not worth a grid run */
+        if (!p->cand[f][c][i] || isnan(p->cost1d[f][c]) || p->cand_cost[f][c][i] > DW_REFINE_SPREAD * p->cost1d[f][c])
+          usable = 0;
+        if (!usable) break;
+        same = same && p->cand[f][c][i] == p->algo[f][c] &&
+               !memcmp(&p->cand_ps[f][c][i], &p->ps[f][c], sizeof p->ps[f][c]);
+        trial->algo[f][c] = p->cand[f][c][i], trial->ps[f][c] = p->cand_ps[f][c][i];
+      }
+      if (!usable || same) continue;
+      dw_gen g = {pb, ps, trial, name};
+      mg_report rep;
+      mg_err e;
+      mg_status r = mg_drive(dw_gen_fn, &g, NULL, 0, NULL, &rep, &e);
+      if (r == MG_ERR_NOMEM) st = mg_fail(err, r, "%s", e.msg);
+      if (r == MG_OK && rep.verified && rep.cost < best) {
+        best = rep.cost;
+        *p = *trial;
+      }
+      if (r == MG_OK || r == MG_ERR_VIOLATION) mg_report_free(&rep);
+    }
+  free(trial);
+  return st;
+}
+
+static mg_status dw_generate_common(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, int colored,
+                                    const char *name, mg_err *err) {
+  dw_plan *p = mg_calloc(1, sizeof *p);
+  if (!p) return mg_fail(err, MG_ERR_NOMEM, "out of memory for the phases' plan");
+  mg_status st = make_plan(pb, ps, colored, p, err);
+  if (st == MG_OK) st = refine(pb, ps, p, name, err);
+  if (st == MG_OK) st = dw_emit(pb, ps, p, sink, name, err);
+  free(p);
+  return st;
+}
+
 /* Sum over phases of the 1D closed forms at that phase's packet size; on
  * an n x ... x n grid every colour of a phase has the same cost, so the
  * merged rounds cost exactly that sum. */
 static mg_status dw_closed_common(const mg_problem_spec *pb, const mg_params *ps, int colored, double *cost,
                                   mg_err *err) {
-  dw_plan p;
   for (int k = 1; k < pb->topo.d; k++)
     if (pb->topo.n[k] != pb->topo.n[0] || pb->topo.wrap[k] != pb->topo.wrap[0])
       return mg_fail(err, MG_ERR_UNSUPPORTED, "closed form for n x ... x n grids only");
-  mg_status st = make_plan(pb, ps, colored, &p, err);
-  if (st != MG_OK) return st;
+  dw_plan *p = mg_calloc(1, sizeof *p);
+  if (!p) return mg_fail(err, MG_ERR_NOMEM, "out of memory for the phases' plan");
+  mg_status st = make_plan(pb, ps, colored, p, err);
   double sum = 0;
-  for (int f = 0; f < pb->topo.d; f++) {
+  for (int f = 0; f < pb->topo.d && st == MG_OK; f++) {
     mg_problem_spec pb1;
-    double v;
-    st = mg_lift_problem(pb, axis_of(&p, f, 0), packet_bytes(pb, &p, f, 0), &pb1, err);
-    if (st != MG_OK) return st;
-    if (!p.algo[f][0]->closed_form)
-      return mg_fail(err, MG_ERR_UNSUPPORTED, "%s has no closed form", p.algo[f][0]->name);
-    st = p.algo[f][0]->closed_form(&pb1, &p.ps[f][0], &v, err);
-    if (st != MG_OK) return st;
+    double v = 0;
+    st = mg_lift_problem(pb, axis_of(p, f, 0), packet_bytes(pb, p, f, 0), &pb1, err);
+    if (st == MG_OK && !p->algo[f][0]->closed_form)
+      st = mg_fail(err, MG_ERR_UNSUPPORTED, "%s has no closed form", p->algo[f][0]->name);
+    if (st == MG_OK) st = p->algo[f][0]->closed_form(&pb1, &p->ps[f][0], &v, err);
     sum += v;
   }
-  *cost = sum;
-  return MG_OK;
+  free(p);
+  if (st == MG_OK) *cost = sum;
+  return st;
+}
+
+/* make_plan for the checks: the plan itself is dropped. */
+static mg_status plan_ok(const mg_problem_spec *pb, const mg_params *ps, int colored, mg_err *err) {
+  dw_plan *p = mg_calloc(1, sizeof *p);
+  if (!p) return mg_fail(err, MG_ERR_NOMEM, "out of memory for the phases' plan");
+  mg_status st = make_plan(pb, ps, colored, p, err);
+  free(p);
+  return st;
 }
 
 static mg_status dw_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
   mg_status st = dw_check_common(pb, "dimwise", 0, err);
-  dw_plan p;
-  if (st == MG_OK && mg_param_given(ps, "phases")) st = make_plan(pb, ps, 0, &p, err);
+  if (st == MG_OK && mg_param_given(ps, "phases")) st = plan_ok(pb, ps, 0, err);
   return st;
 }
 static mg_status dwc_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
   mg_status st = dw_check_common(pb, "dimwise-colored", 1, err);
-  dw_plan p;
   const char *order = ps ? mg_params_get(ps, "order") : NULL;
   if (st == MG_OK && order && strcmp(order, "colour") && strcmp(order, "axis"))
     st = mg_fail(err, MG_ERR_INVALID, "order=%s: colour or axis", order);
-  if (st == MG_OK && mg_param_given(ps, "phases")) st = make_plan(pb, ps, 1, &p, err);
+  if (st == MG_OK && mg_param_given(ps, "phases")) st = plan_ok(pb, ps, 1, err);
   return st;
 }
 static mg_status dw_generate(const mg_problem_spec *pb, const mg_params *ps, mg_sink *sink, mg_err *err) {

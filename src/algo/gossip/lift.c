@@ -6,9 +6,9 @@
 
 static mg_status rec_begin(void *ctx, const mg_schedule_info *info, mg_err *err) {
   mg_sched1d *s = ctx;
-  if (info->pieces != 1)
-    return mg_fail(err, MG_ERR_UNSUPPORTED, "%s cuts packets into %u pieces; lifting needs whole packets",
-                   info->algorithm, info->pieces);
+  if (info->pieces < 1 || info->pieces > MG_LIFT_MAX_PIECES)
+    return mg_fail(err, MG_ERR_UNSUPPORTED, "%s cuts packets into %u pieces; the lift takes at most %u",
+                   info->algorithm, info->pieces, MG_LIFT_MAX_PIECES);
   s->info = *info;
   return MG_OK;
 }
@@ -17,10 +17,15 @@ static mg_status rec_round(void *ctx, mg_round *r, mg_err *err) {
   mg_sched1d *s = ctx;
   for (size_t i = 0; i < r->n; i++) {
     uint32_t f = r->t[i].sel.flags;
-    if (f & (MG_SEL_LIST | MG_SEL_PRED | MG_SEL_PIECE))
-      return mg_fail(err, MG_ERR_UNSUPPORTED, "%s uses item lists, predicates or pieces, which cannot be lifted",
+    if (f & (MG_SEL_LIST | MG_SEL_PRED))
+      return mg_fail(err, MG_ERR_UNSUPPORTED, "%s uses item lists or predicates, which cannot be lifted",
                      s->info.algorithm);
     if (r->t[i].bus != MG_BUS_NONE) return mg_fail(err, MG_ERR_UNSUPPORTED, "bus transfers cannot be lifted");
+    /* a piece past the 1D schedule's own would reach the next colour's */
+    const mg_selector *q = &r->t[i].sel;
+    if ((f & MG_SEL_PIECE) && (uint64_t)q->piece + (q->piece_count > 1 ? q->piece_count : 1) > s->info.pieces)
+      return mg_fail(err, MG_ERR_INVALID, "%s selects piece %u of %u pieces a packet", s->info.algorithm, q->piece,
+                     s->info.pieces);
   }
   if (!mg_grow((void **)&s->rounds, &s->cap, s->n + 1, sizeof *s->rounds))
     return mg_fail(err, MG_ERR_NOMEM, "out of memory recording a 1D schedule");
@@ -99,8 +104,15 @@ static mg_selector lift_sel(const mg_lift *L, const mg_selector *s1, const uint3
     s.arr_dim = s1->arr_dim == 0 ? f : s1->arr_dim;
   }
   if (L->use_piece) {
+    /* the colour's run of pieces, or the part of it that 1D piece j is */
+    uint32_t sub = L->piece_count / (L->pieces1d ? L->pieces1d : 1);
     s.flags |= MG_SEL_PIECE;
     s.piece = L->piece;
+    s.piece_count = L->piece_count;
+    if (s1->flags & MG_SEL_PIECE) {
+      s.piece = L->piece + s1->piece * sub;
+      s.piece_count = (s1->piece_count > 1 ? s1->piece_count : 1) * sub;
+    }
   }
   return s;
 }

@@ -17,12 +17,14 @@
  *              are the sender's packet box, a 1D COLOR w*x0 mod m becomes a
  *              COLOR with weight w on axis f, MINUS_DST stays, an ARRIVAL
  *              window is shifted by the phase's first round and dimension 0
- *              becomes axis f; PIECE of the gossip's colour is added.
- *   Explicit item lists, predicates and 1D pieces (P > 1) have no faithful
- *   image and are refused when the 1D schedule is recorded.
- * Because the held sets correspond exactly (1D item i <-> the packet box of
- * position i), the lifted phase is verified iff the 1D schedule is, and its
- * round costs are the 1D round costs with bytes scaled by the packet size.
+ *              becomes axis f; the colour's run of pieces is added, and a
+ *              1D PIECE j of P1 pieces a packet becomes the j-th P1-th of
+ *              that run (the grid cuts every packet into a multiple of P1).
+ *   Explicit item lists and predicates have no faithful image and are
+ *   refused when the 1D schedule is recorded.
+ * Because the held sets correspond exactly (1D item (i, j) <-> the packet
+ * box of position i, the j-th part of the colour's pieces), the lifted phase is verified iff the 1D schedule is, and
+ * its round costs are the 1D round costs with bytes scaled by the packet size.
  */
 #ifndef MG_LIFT_H
 #define MG_LIFT_H
@@ -43,12 +45,17 @@ mg_status mg_sched1d_record(const mg_algo *a, const mg_problem_spec *pb1, const 
                             mg_err *err);
 void mg_sched1d_free(mg_sched1d *s);
 
+/* The most pieces a 1D schedule may cut a packet into. */
+#define MG_LIFT_MAX_PIECES 64u
+
 typedef struct mg_lift {
-  const mg_topo *topo; /* the d-D grid */
-  int axis;            /* axis f the 1D gossip runs along */
-  uint32_t done_mask;  /* bit k: axis k already gossiped (whole in the box) */
-  int use_piece;       /* restrict every transfer to one piece (colour) */
-  uint32_t piece;
+  const mg_topo *topo;  /* the d-D grid */
+  int axis;             /* axis f the 1D gossip runs along */
+  uint32_t done_mask;   /* bit k: axis k already gossiped (whole in the box) */
+  int use_piece;        /* restrict every transfer to the colour's pieces */
+  uint32_t piece;       /* the colour's first piece of the grid's */
+  uint32_t piece_count; /* its run of pieces: a multiple of pieces1d */
+  uint32_t pieces1d;    /* P1: pieces a packet of the 1D schedule */
   int64_t round_offset; /* d-D index of the 1D schedule's round 0 */
 } mg_lift;
 
