@@ -311,9 +311,13 @@ enum {
   MG_SCHED_TRACK_ARRIVAL = 1u << 0, /* simulator keeps per-item arrival round */
 };
 
+/* A parameter's value holds at most MG_PARAM_VALUE_LEN - 1 characters:
+ * room for 3D dimwise phases spelled with their own parameters
+ * (torus-swing/torus-swing/ring:half=1 and longer); 40 before 0.2. */
+#define MG_PARAM_VALUE_LEN 64
 typedef struct mg_param {
   char name[24];
-  char value[40];
+  char value[MG_PARAM_VALUE_LEN];
 } mg_param;
 
 #define MG_MAX_PARAMS 12

@@ -92,6 +92,9 @@ case_ 0 g 'del d["algorithm"]; del d["params"]'
 case_ 2 g 'd["params"] = "x"'
 case_ 2 g 'd["params"] = None'
 case_ 2 g 'd["params"] = {"a": 1.5}'
+# a string parameter past a value's 63 characters is refused, not cut short
+case_ 2 g 'd["params"] = {"phases": "x" * 64}'
+case_ 0 g 'd["params"] = {"phases": "x" * 63}'
 # a transfer's keys are the format's (a review: "rute" took the default route)
 case_ 2 g 'd["rounds"][0][0]["rute"] = d["rounds"][0][0].pop("route")'
 case_ 2 b 'd["rounds"][0][0]["dst"] = 1'

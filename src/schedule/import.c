@@ -78,13 +78,17 @@ static mg_status read_info(json_t *root, mg_schedule_info *info, mg_err *err) {
     const char *k;
     json_t *v;
     json_object_foreach(params, k, v) {
-      char buf[40];
+      char buf[MG_PARAM_VALUE_LEN];
+      int w;
       if (json_is_integer(v))
-        snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v));
+        w = snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v));
       else if (json_is_string(v))
-        snprintf(buf, sizeof buf, "%s", json_string_value(v));
+        w = snprintf(buf, sizeof buf, "%s", json_string_value(v));
       else
         return mg_fail(err, MG_ERR_INVALID, "params.%s: expected a whole number or a string", k);
+      /* a value cut short would name another schedule */
+      if (w < 0 || (size_t)w >= sizeof buf)
+        return mg_fail(err, MG_ERR_INVALID, "params.%s: longer than %zu characters", k, sizeof buf - 1);
       if (mg_params_set(&info->params, k, buf, NULL) != MG_OK) break;
     }
   }

@@ -219,7 +219,7 @@ static mg_status sort_by_direction(mg_round *r, mg_err *err) {
 /* Parses phases= and resolves every (phase, colour) to a 1D algorithm. */
 static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, int colored, dw_plan *p, mg_err *err) {
   const char *spec = ps ? mg_params_get(ps, "phases") : NULL;
-  char entry[MG_MAX_DIMS][40];
+  char entry[MG_MAX_DIMS][MG_PARAM_VALUE_LEN];
   int d = pb->topo.d, ne = 0;
   memset(p, 0, sizeof *p);
   p->d = d;
@@ -269,11 +269,11 @@ static mg_status make_plan(const mg_problem_spec *pb, const mg_params *ps, int c
       }
       /* an entry may give its algorithm's parameters, '+' between them:
        * ring:half=1 */
-      char name_buf[40];
+      char name_buf[MG_PARAM_VALUE_LEN];
       const char *name = entry[f], *colon = strchr(entry[f], ':');
       memset(&p->ps[f][c], 0, sizeof p->ps[f][c]);
       if (colon) {
-        char list[40];
+        char list[MG_PARAM_VALUE_LEN];
         snprintf(name_buf, sizeof name_buf, "%.*s", (int)(colon - entry[f]), entry[f]);
         snprintf(list, sizeof list, "%s", colon + 1);
         for (char *q = list; *q; q++)
