@@ -151,6 +151,8 @@ void mg_bus_sets_free(mg_bus_sets *s);
 
 /* Floor log base 3 / whether n is a power of 3. */
 int mg_is_pow(uint64_t n, uint64_t base, int *k);
+/* Greatest common divisor (Euclid); mg_gcd(a, 0) = a. */
+uint64_t mg_gcd(uint64_t a, uint64_t b);
 
 /* The gather-scatter ring plan of Tseng, Ni, Sheu 1999 (gstree.c): rounds of ring
  * transfers whose blocks are chosen by destination position in cyclic runs. */

@@ -64,6 +64,15 @@ mg_status mg_check_1d_gossip(const mg_problem_spec *pb, const char *algo, mg_err
   return MG_OK;
 }
 
+uint64_t mg_gcd(uint64_t a, uint64_t b) {
+  while (b) {
+    uint64_t r = a % b;
+    a = b;
+    b = r;
+  }
+  return a;
+}
+
 int mg_is_pow(uint64_t n, uint64_t base, int *k) {
   int e = 0;
   uint64_t p = 1;

@@ -366,12 +366,7 @@ static mg_status dw_emit(const mg_problem_spec *pb, const mg_params *ps, const d
   uint32_t Q = 1;
   for (int f = 0; f < d; f++)
     for (int c = 0; c < ncol; c++) {
-      uint32_t a = Q, b = sch[f][c].info.pieces;
-      while (b) {
-        uint32_t t = a % b;
-        a = b, b = t;
-      }
-      uint64_t l = (uint64_t)Q / a * sch[f][c].info.pieces;
+      uint64_t l = Q / mg_gcd(Q, sch[f][c].info.pieces) * sch[f][c].info.pieces;
       if (l > MG_LIFT_MAX_PIECES) {
         st = mg_fail(err, MG_ERR_UNSUPPORTED, "phases: the 1D schedules cut a packet into more than %u pieces together",
                      MG_LIFT_MAX_PIECES);
@@ -442,6 +437,19 @@ static mg_status dw_gen_fn(void *arg, mg_sink *sink, mg_err *err) {
  * most 6 d grid runs (Release build, 64 KiB, calibrated model: torus:8x8
  * 0.08 s in all, 16x16 0.5 s, 8x8x8 2 s, where one run of 32x32 takes 1.5
  * s and the descent 10). */
+/* The verified cost of a plan on the whole grid (INFINITY where it does
+ * not verify); an error only when memory runs out. */
+static mg_status grid_cost(const mg_problem_spec *pb, const mg_params *ps, const dw_plan *p, const char *name,
+                           double *cost, mg_err *err) {
+  dw_gen g = {pb, ps, p, name};
+  mg_report rep;
+  mg_err e;
+  mg_status r = mg_drive(dw_gen_fn, &g, NULL, 0, NULL, &rep, &e);
+  *cost = r == MG_OK && rep.verified ? rep.cost : INFINITY;
+  if (r == MG_OK || r == MG_ERR_VIOLATION) mg_report_free(&rep);
+  return r == MG_ERR_NOMEM ? mg_fail(err, r, "%s", e.msg) : MG_OK;
+}
+
 #define DW_REFINE_MAX_NODES 512u
 #define DW_REFINE_SPREAD    1.25
 static mg_status refine(const mg_problem_spec *pb, const mg_params *ps, dw_plan *p, const char *name, mg_err *err) {
@@ -451,34 +459,28 @@ static mg_status refine(const mg_problem_spec *pb, const mg_params *ps, dw_plan 
   dw_plan *trial = mg_calloc(1, sizeof *trial);
   if (!trial) return mg_fail(err, MG_ERR_NOMEM, "out of memory trying the phases on the grid");
   double best = INFINITY;
-  mg_status st = MG_OK;
-  /* i == DW_NCAND: the plan as it is, first */
+  mg_status st = grid_cost(pb, ps, p, name, &best, err); /* the plan as it is */
   for (int f = 0; f < d && st == MG_OK; f++)
-    for (size_t i = DW_NCAND + 1; i-- > 0 && st == MG_OK;) {
-      if (i == DW_NCAND && f > 0) continue;
+    for (size_t i = DW_NCAND; i-- > 0 && st == MG_OK;) {
       *trial = *p;
-      int usable = 1;
-      int same = i < DW_NCAND;
-      for (int c = 0; i < DW_NCAND && c < ncol; c++) {
+      int usable = 1, same = 1;
+      for (int c = 0; c < ncol; c++) {
         /* a candidate the line prices far off is not worth a grid run */
-        if (!p->cand[f][c][i] || isnan(p->cost1d[f][c]) || p->cand_cost[f][c][i] > DW_REFINE_SPREAD * p->cost1d[f][c])
+        if (!p->cand[f][c][i] || isnan(p->cost1d[f][c]) || p->cand_cost[f][c][i] > DW_REFINE_SPREAD * p->cost1d[f][c]) {
           usable = 0;
-        if (!usable) break;
+          break;
+        }
         same = same && p->cand[f][c][i] == p->algo[f][c] &&
                !memcmp(&p->cand_ps[f][c][i], &p->ps[f][c], sizeof p->ps[f][c]);
         trial->algo[f][c] = p->cand[f][c][i], trial->ps[f][c] = p->cand_ps[f][c][i];
       }
       if (!usable || same) continue;
-      dw_gen g = {pb, ps, trial, name};
-      mg_report rep;
-      mg_err e;
-      mg_status r = mg_drive(dw_gen_fn, &g, NULL, 0, NULL, &rep, &e);
-      if (r == MG_ERR_NOMEM) st = mg_fail(err, r, "%s", e.msg);
-      if (r == MG_OK && rep.verified && rep.cost < best) {
-        best = rep.cost;
+      double cost = INFINITY;
+      st = grid_cost(pb, ps, trial, name, &cost, err);
+      if (st == MG_OK && cost < best) {
+        best = cost;
         *p = *trial;
       }
-      if (r == MG_OK || r == MG_ERR_VIOLATION) mg_report_free(&rep);
     }
   free(trial);
   return st;

@@ -105,15 +105,6 @@ static int delta(const hd_state *s, int c, uint32_t a, uint32_t b, uint32_t x, u
   return forward(s, c, a, b) == forward(s, c, x, y) ? 0 : 1;
 }
 
-static uint64_t gcd64(uint64_t a, uint64_t b) {
-  while (b) {
-    uint64_t r = a % b;
-    a = b;
-    b = r;
-  }
-  return a;
-}
-
 static uint64_t xorshift(uint64_t *x) {
   *x ^= *x << 13;
   *x ^= *x >> 7;
@@ -145,7 +136,7 @@ static int swap_search(hd_state *s, uint32_t attempt, uint64_t *swaps) {
     if (attempt) {
       start = xorshift(&rng) % slots;
       stride = xorshift(&rng) % slots + 1;
-      while (gcd64(stride, slots) != 1)
+      while (mg_gcd(stride, slots) != 1)
         stride++;
     }
     int progress = 0;
