@@ -62,9 +62,19 @@ Results (HiGHS interior point, one thread; 64 nodes):
   those schedules 1.87 ms is not excluded; --split 2: 34.04 at 1850 (1744
   s), so no allgather of 1 KiB blocks, whatever it cuts, ends by 1.850 ms;
   0 at 1860, and at 1870 in bins of 5 us (1449 s).
+  Larger blocks (issue 15's 1.3 of `meshgossip bound`, docs/models.md):
+  4 KiB, whole blocks, bins of 10 us: 8.06 at 2335.64 us, 0 at 2340.09;
+  cut anywhere (--split 2), bins of 25 us: 121.47 at 2218 (42 s), 25.62
+  at 2240.75 (50 s), 0 at 2252.12. 16 KiB, whole
+  blocks: 73.72 at 3230 in bins of 10 us (39 s), 28.08 in bins of 25 us
+  (7 s), 0 at 3360.38; cut anywhere, bins of 25 us, --split 2: 0 at 3230.
+  Cut anywhere, --split 4, bins of 25 us: 710.55 at 2900 (458 s), 0 at
+  3230 (593 s). 32 KiB: 0 at 5073. 81 nodes, whole blocks: 4 KiB, bins
+  of 10 us, 6.42 at 2533.14, 0 at 2535.85 and 2647; 16 KiB, bins of 25
+  us, 10.21 at 3540.18, 0 at 3547.05 and 3808.
 CTest allgather_flow_lp runs the 1870 us case and 1996 us (where a real
-schedule ends), two nodes by hand (whole and halved blocks), and skips
-without SciPy (Debian: python3-scipy).
+schedule ends), 16 KiB at 3230 us in bins of 25 us, two nodes by hand
+(whole and halved blocks), and skips without SciPy (Debian: python3-scipy).
 Usage: allgather_flow_lp.py D | --bisect LO HI  [--delta US] [--blk BYTES]
                             [--nodes N] [--pieces] [--split Q]
 """

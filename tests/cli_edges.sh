@@ -267,6 +267,15 @@ python3 -c 'import json, sys; d = json.load(open("big.json")); sys.exit(not ("by
 [ "$(status run --algo dimwise-colored:phases=ring:half=1/ring:half=1 --topo torus:5x4 --r 2)" = 2 ] &&
   grep -q "phases: ring on the rings of axis 0 (5 nodes): ring: half=1 needs a ring of even length" err ||
   fail "phases=ring:half=1 on an odd ring: $(cat err)"
+# ring:pipe=1 (each step two rounds of half a packet) lifts on odd and even rings, with half=1 too;
+# pipe=2 is refused with the entry named
+[ "$(status run --algo dimwise-colored:phases=ring:pipe=1/ring:pipe=1 --topo torus:6x5 --r 2)" = 0 ] &&
+  grep -q "^rounds         12 " out || fail "phases=ring:pipe=1/ring:pipe=1: $(cat out err)"
+[ "$(status run --algo dimwise-colored:phases=ring:pipe=1/ring:pipe=1+half=1 --topo torus:6x4 --r 2)" = 0 ] &&
+  grep -q "^rounds         11 " out || fail "phases=ring:pipe=1/ring:pipe=1+half=1: $(cat out err)"
+[ "$(status run --algo dimwise-colored:phases=ring:pipe=2/ring --topo torus:5x4 --r 2)" = 2 ] &&
+  grep -q "phases: ring on the rings of axis 0 (5 nodes): parameter pipe = 2 is outside 0..1" err ||
+  fail "phases=ring:pipe=2: $(cat err)"
 # auto's phases are named in a resolved line (and the JSON's resolved_params), and that name runs
 [ "$(status run --algo dimwise-colored --topo torus:8x8 --r 10)" = 0 ] &&
   grep -q "^resolved       dimwise-colored:phases=circgos:a=3+b=1+skip=1/ring (its own choices, by name)$" out ||

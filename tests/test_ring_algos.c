@@ -65,6 +65,33 @@ static void ring_half(void **state) {
   assert_int_equal(th_run("ring:half=2", &pb, &rep), MG_ERR_INVALID);
 }
 
+/* pipe=1: every step in two rounds of half a packet, each round t_s + t_d
+ * + l/2 t_l (with half=1 the last step one such round), on every ring and
+ * line of 2..64 nodes, the simulator against the closed form under two
+ * models; the round count; pipe=2 refused. */
+static void ring_pipe(void **state) {
+  (void)state;
+  for (int wrap = 0; wrap < 2; wrap++)
+    for (uint32_t n = 2; n <= 64; n++)
+      for (int half = 0; half <= (wrap && n % 2 == 0); half++) {
+        char topo[32], algo[32];
+        snprintf(topo, sizeof topo, "%s:%u", wrap ? "ring" : "line", n);
+        snprintf(algo, sizeof algo, "ring:pipe=1%s", half ? ",half=1" : "");
+        uint32_t steps = wrap ? n / 2 : n - 1, rounds = 2 * steps - (uint32_t)half;
+        mg_problem_spec pb = th_problem(MG_GOSSIP, topo, "ts=7,td=0.25,tl=0.5", 3.0);
+        assert_float_equal(th_cost(algo, &pb), rounds * (7 + 0.25 + 3.0 / 2 * 0.5), 1e-9);
+        mg_report rep;
+        assert_int_equal(th_run(algo, &pb, &rep), MG_OK);
+        assert_int_equal(rep.rounds, rounds);
+        mg_report_free(&rep);
+        const char *shape[] = {topo}, *models[] = {"ts=7,td=0.25,tl=0.5", "switching=saf,ts=2,tl=1"};
+        th_closed_form_matches(algo, MG_GOSSIP, shape, 1, models, 2, 4.0);
+      }
+  mg_report rep;
+  mg_problem_spec pb = th_paper(MG_GOSSIP, "ring:9", 2);
+  assert_int_equal(th_run("ring:pipe=2", &pb, &rep), MG_ERR_INVALID);
+}
+
 /* Approach 2 on 3^k nodes equals its closed form (with t_d too), and the
  * round counts are Juurlink, Rao, Sibeyn 1998's 2k-1 (ring) and 2k (line). */
 static void concentrate_closed_form(void **state) {
@@ -128,8 +155,12 @@ static void table1_rows(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(every_size_verifies),     cmocka_unit_test(ring_lemma4), cmocka_unit_test(ring_half),
-      cmocka_unit_test(concentrate_closed_form), cmocka_unit_test(table1_rows),
+      cmocka_unit_test(every_size_verifies),
+      cmocka_unit_test(ring_lemma4),
+      cmocka_unit_test(ring_half),
+      cmocka_unit_test(ring_pipe),
+      cmocka_unit_test(concentrate_closed_form),
+      cmocka_unit_test(table1_rows),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

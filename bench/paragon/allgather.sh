@@ -14,7 +14,7 @@ out=${1:-$here/out}
 mkdir -p "$out"
 base=mpi-allgather-rd,mpi-allgather-bruck,dimwise,dimwise-colored,torgos
 algos8=${ALGOS8:-torus-swing,torus-digits,torus-swing:merge=2+product=1+skip=2,torus-swing:merge=2+product=1,torus-tiling,torus-tiling:split=1,torus-tiling:spread=1,torus-doubling,torus-quadrupling,torus-doubling:ports=4,greedy-links,multiring,$base,cubgos,dimwise-colored:phases=torus-swing/ring,dimwise-colored:phases=torus-swing/ring:half=1}
-algos9=${ALGOS9:-torus-ternary,torus-digits,torus-ternary:split=2,torus-doubling,torus-doubling:ports=4,greedy-links,multiring,$base,cubgos,dimwise-colored:phases=2-1,dimwise-colored:phases=2-1+order=axis,dimwise-colored:phases=torus-ternary/ring}
+algos9=${ALGOS9:-torus-ternary,torus-digits,torus-ternary:split=2,torus-doubling,torus-doubling:ports=4,greedy-links,multiring,$base,cubgos,dimwise-colored:phases=2-1,dimwise-colored:phases=2-1+order=axis,dimwise-colored:phases=torus-ternary/ring,dimwise-colored:phases=torus-ternary/ring:pipe=1}
 algos444=${ALGOS444:-torus-digits,torus-swing,torus-swing:merge=2+product=1+skip=2,torus-swing:merge=2+product=1,torus-doubling,greedy-links,multiring,mpi-allgather-rd,mpi-allgather-bruck,dimwise,dimwise-colored,cubgos,dimwise-colored:phases=torus-swing/torus-swing/ring,dimwise-colored:phases=torus-swing/torus-swing/ring:half=1}
 algos64=${ALGOS64:-torus-swing,torus-swing:merge=2+skip=2,torus-doubling,circgos,concentrate,ring,multiring,mpi-allgather-rd,mpi-allgather-bruck,mpi-allgather-neighbor,mpi-allgather-ring}
 sizes=256,1024,4096,16384,32768,65536

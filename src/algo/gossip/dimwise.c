@@ -22,7 +22,7 @@
  * joined by '/' instead when a name has a dash (phases=torus-swing/ring).
  * auto (the default) simulates every 1D candidate (ring, concentrate,
  * circgos, the tunable ones tuned; under a model with CPU overheads also
- * ring:half=1, torus-swing, torus-ternary, torus-doubling) on one line with that phase's
+ * ring:half=1, ring:pipe=1, torus-swing, torus-ternary, torus-doubling) on one line with that phase's
  * packet size and takes the cheapest: a lifted phase costs exactly its 1D
  * cost with bytes scaled (src/algo/lift.h), so on an n x ... x n grid
  * under the sync clock, without CPU overheads, auto is the best
@@ -76,11 +76,11 @@ static const char *const digit_algo[] = {NULL, "ring", "concentrate", "circgos"}
 static const struct {
   const char *name, *params;
   int tune, needs_cpu;
-} auto_algo[] = {{"ring", NULL, 1, 0},          {"concentrate", NULL, 1, 0}, {"circgos", NULL, 1, 0},
-                 {"ring", "half=1", 0, 1},      {"torus-swing", NULL, 0, 1}, {"torus-ternary", NULL, 0, 1},
-                 {"torus-doubling", NULL, 0, 1}};
+} auto_algo[] = {{"ring", NULL, 1, 0},           {"concentrate", NULL, 1, 0}, {"circgos", NULL, 1, 0},
+                 {"ring", "half=1", 0, 1},       {"torus-swing", NULL, 0, 1}, {"torus-ternary", NULL, 0, 1},
+                 {"torus-doubling", NULL, 0, 1}, {"ring", "pipe=1", 0, 1}};
 #define DW_NCAND (sizeof auto_algo / sizeof auto_algo[0])
-_Static_assert(DW_NCAND == 7, "dw_plan.cand holds 7 candidates a line");
+_Static_assert(DW_NCAND == 8, "dw_plan.cand holds 8 candidates a line");
 
 typedef struct dw_plan {
   int d, colored;
@@ -91,9 +91,9 @@ typedef struct dw_plan {
   double cost1d[MG_MAX_DIMS][MG_MAX_DIMS]; /* verified 1D cost as auto priced it, auto only */
   /* auto's verified candidates of each line (auto_algo's order, NULL where
    * refused), which refine() tries in the grid: phases of up to 3 axes */
-  const mg_algo *cand[3][3][7];
-  mg_params cand_ps[3][3][7];
-  double cand_cost[3][3][7]; /* its price on the line */
+  const mg_algo *cand[3][3][8];
+  mg_params cand_ps[3][3][8];
+  double cand_cost[3][3][8]; /* its price on the line */
 } dw_plan;
 
 static int axis_of(const dw_plan *p, int f, int c) { return p->colored ? (f + c) % p->d : f; }
