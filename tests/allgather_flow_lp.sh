@@ -29,21 +29,18 @@ awk -v f="$f" -v c="$cert" 'BEGIN { exit !(c != "" && c < f + 0.01 && c > f - 0.
 out=$(/usr/bin/python3 "$py" 1996 --delta 10 --pieces) || fail "1996: the script failed: $out"
 echo "$out"
 grep -q 'does not exclude D' <<<"$out" || fail "1996 us excluded, where the uniform schedule ends at 1995.7"
-# 16 KiB blocks (bins of 25 us): 3230 us is 1.3 times `meshgossip bound`'s
-# 2.4875 ms on torus:8x8 under the calibrated model, the mark issue 15 asks
-# for; no schedule of whole blocks ends by then (28.08 pieces missing), so
-# that mark is out of reach at 16 KiB (docs/allgather.md, "Where we still
-# lose"); it does not exclude 3400 us (the program allows 3360 in bins of
-# 10 us), so the bound it proves there is between the two
-out=$(/usr/bin/python3 "$py" 3230 --delta 25 --blk 16384 --pieces) || fail "16 KiB, 3230: the script failed: $out"
+# 16 KiB blocks (bins of 25 us): 3234 us is above 1.3 times `meshgossip
+# bound`'s 2.4875 ms on torus:8x8 under the calibrated model (3233.8), the
+# mark issue 15 asks for; no schedule of whole blocks ends by then (28.08
+# pieces missing), so that mark is out of reach at 16 KiB (docs/allgather.md,
+# "Where we still lose"); the program allows 3360 us in bins of 10 us (not
+# run here: 43 s)
+out=$(/usr/bin/python3 "$py" 3234 --delta 25 --blk 16384 --pieces) || fail "16 KiB, 3234: the script failed: $out"
 echo "$out"
 f=$(sed -n 's/.*shortfall \([0-9.]*\).*/\1/p' <<<"$out")
 cert=$(sed -n 's/.*certified >= \([-0-9.]*\).*/\1/p' <<<"$out")
 awk -v f="$f" -v c="$cert" 'BEGIN { exit !(f > 28.0 && f < 28.2 && c > f - 0.01 && c < f + 0.01) }' ||
-  fail "16 KiB, 3230 us: shortfall $f (certified $cert), not 28.08"
-out=$(/usr/bin/python3 "$py" 3400 --delta 25 --blk 16384 --pieces) || fail "16 KiB, 3400: the script failed: $out"
-echo "$out"
-grep -q 'does not exclude D' <<<"$out" || fail "16 KiB: 3400 us excluded"
+  fail "16 KiB, 3234 us: shortfall $f (certified $cert), not 28.08"
 # the message times by hand, on 2 nodes (bins of 2.5 us): a 1 KiB block
 # (SimGrid's band from 732 B moves at 0.342 of 175 MB/s) arrives 250 +
 # 17.11 + 0.4 = 267.51 us after the start, so at 267.5 both nodes lack

@@ -68,7 +68,7 @@ static void ring_half(void **state) {
 /* pipe=1: every step in two rounds of half a packet, each round t_s + t_d
  * + l/2 t_l (with half=1 the last step one such round), on every ring and
  * line of 2..64 nodes, the simulator against the closed form under two
- * models; the round count; pipe=2 refused. */
+ * models; the round count; anything but 0 or 1 refused. */
 static void ring_pipe(void **state) {
   (void)state;
   for (int wrap = 0; wrap < 2; wrap++)
@@ -90,6 +90,9 @@ static void ring_pipe(void **state) {
   mg_report rep;
   mg_problem_spec pb = th_paper(MG_GOSSIP, "ring:9", 2);
   assert_int_equal(th_run("ring:pipe=2", &pb, &rep), MG_ERR_INVALID);
+  assert_int_equal(th_run("ring:pipe=x", &pb, &rep), MG_ERR_INVALID);
+  assert_int_equal(th_run("ring:pipe=auto", &pb, &rep), MG_ERR_INVALID);
+  assert_int_equal(th_run("ring:pipe=01", &pb, &rep), MG_ERR_INVALID);
 }
 
 /* Approach 2 on 3^k nodes equals its closed form (with t_d too), and the

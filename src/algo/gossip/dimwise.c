@@ -22,8 +22,9 @@
  * joined by '/' instead when a name has a dash (phases=torus-swing/ring).
  * auto (the default) simulates every 1D candidate (ring, concentrate,
  * circgos, the tunable ones tuned; under a model with CPU overheads also
- * ring:half=1, ring:pipe=1, torus-swing, torus-ternary, torus-doubling) on one line with that phase's
- * packet size and takes the cheapest: a lifted phase costs exactly its 1D
+ * ring:half=1, ring:pipe=1, torus-swing, torus-ternary, torus-doubling) on
+ * one line with that phase's packet size and takes the cheapest: a lifted
+ * phase costs exactly its 1D
  * cost with bytes scaled (src/algo/lift.h), so on an n x ... x n grid
  * under the sync clock, without CPU overheads, auto is the best
  * combination. The colored variant prices a line with the CPU overheads
@@ -72,7 +73,11 @@ static const char *const digit_algo[] = {NULL, "ring", "concentrate", "circgos"}
  * variants merge rounds into rounds of several sends, which the CPU share
  * below prices too low in the grid (torus:8x8, 64 KiB, calibrated model:
  * torus-swing:merge=2,skip=1 as the first phase 11.15 ms, its default
- * 10.66). */
+ * 10.66). Also two rings that cut packets in halves, which win where a
+ * packet's transfer is long beside an overhead: half=1 (the even ring's
+ * last step both ways) and pipe=1 (every step in two rounds, so that
+ * without barriers a node's overhead runs beside the other half's
+ * transfer: torus:9x9 at 64 KiB, 11.716 -> 11.406 ms). */
 static const struct {
   const char *name, *params;
   int tune, needs_cpu;
@@ -80,7 +85,6 @@ static const struct {
                  {"ring", "half=1", 0, 1},       {"torus-swing", NULL, 0, 1}, {"torus-ternary", NULL, 0, 1},
                  {"torus-doubling", NULL, 0, 1}, {"ring", "pipe=1", 0, 1}};
 #define DW_NCAND (sizeof auto_algo / sizeof auto_algo[0])
-_Static_assert(DW_NCAND == 8, "dw_plan.cand holds 8 candidates a line");
 
 typedef struct dw_plan {
   int d, colored;
@@ -91,9 +95,9 @@ typedef struct dw_plan {
   double cost1d[MG_MAX_DIMS][MG_MAX_DIMS]; /* verified 1D cost as auto priced it, auto only */
   /* auto's verified candidates of each line (auto_algo's order, NULL where
    * refused), which refine() tries in the grid: phases of up to 3 axes */
-  const mg_algo *cand[3][3][8];
-  mg_params cand_ps[3][3][8];
-  double cand_cost[3][3][8]; /* its price on the line */
+  const mg_algo *cand[3][3][DW_NCAND];
+  mg_params cand_ps[3][3][DW_NCAND];
+  double cand_cost[3][3][DW_NCAND]; /* its price on the line */
 } dw_plan;
 
 static int axis_of(const dw_plan *p, int f, int c) { return p->colored ? (f + c) % p->d : f; }
@@ -434,9 +438,10 @@ static mg_status dw_gen_fn(void *arg, mg_sink *sink, mg_err *err) {
  * colours' lines at most 1.25 times the line's best price, the other
  * phases as they are, simulated on the grid under the model's own clock,
  * and keeps one only if it is cheaper: one pass of coordinate descent, at
- * most 6 d grid runs (Release build, 64 KiB, calibrated model: torus:8x8
- * 0.08 s in all, 16x16 0.5 s, 8x8x8 2 s, where one run of 32x32 takes 1.5
- * s and the descent 10). */
+ * most (DW_NCAND - 1) d grid runs and one of the plan as it is (Release
+ * build, 64 KiB, calibrated model, with 7 candidates: torus:8x8 0.08 s in
+ * all, 16x16 0.5 s, 8x8x8 2 s, where one run of 32x32 takes 1.5 s and the
+ * descent 10). */
 /* The verified cost of a plan on the whole grid (INFINITY where it does
  * not verify); an error only when memory runs out. */
 static mg_status grid_cost(const mg_problem_spec *pb, const mg_params *ps, const dw_plan *p, const char *name,

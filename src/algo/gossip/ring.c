@@ -27,7 +27,8 @@
  * the CPU overhead of the extra sends (torus:9x9, dimwise-colored's second
  * phase at 64 KiB on the calibrated SMPI model: 11.41 ms against 11.71).
  * Rounds: 2 floor(n/2) (2 (n-1) on a line; half=1: one less).
- * Cost: each round t_s + t_d + l/2 t_l (sync clock).
+ * Cost: each round t_s + t_d + l/2 t_l (store-and-forward: t_s + l/2 t_l),
+ * under the sync clock.
  *
  * Trace, ring:5 (node i, step t sends origin i-t+1 right, i+t-1 left):
  *   step 1: 0->1 {0}, 0->4 {0}, 1->2 {1}, 1->0 {1}, ...
@@ -37,12 +38,21 @@
 
 #include <string.h>
 
+/* A 0/1 parameter, spelled exactly so (no auto: each changes the schedule). */
+static mg_status ring_flag(const mg_params *ps, const char *name, int *out, mg_err *err) {
+  const char *v = ps ? mg_params_get(ps, name) : NULL;
+  *out = 0;
+  if (!v || !strcmp(v, "0")) return MG_OK;
+  if (strcmp(v, "1")) return mg_fail(err, MG_ERR_INVALID, "%s=%s: 0 or 1", name, v);
+  *out = 1;
+  return MG_OK;
+}
+
 /* half=: 0 (the paper's) or 1 (even rings only). */
 static mg_status ring_half(const mg_problem_spec *pb, const mg_params *ps, int *half, mg_err *err) {
-  const char *v = ps ? mg_params_get(ps, "half") : NULL;
+  mg_status st = ring_flag(ps, "half", half, err);
+  if (st != MG_OK || !*half) return st;
   *half = 0;
-  if (!v || !strcmp(v, "0")) return MG_OK;
-  if (strcmp(v, "1")) return mg_fail(err, MG_ERR_INVALID, "half=%s: 0 or 1", v);
   if (pb->topo.kind == MG_TOPO_GRID && !pb->topo.wrap[0])
     return mg_fail(err, MG_ERR_UNSUPPORTED, "ring: half=1 needs a ring (a line has no opposite node)");
   if (pb->topo.kind == MG_TOPO_GRID && pb->topo.n[0] % 2)
@@ -51,19 +61,11 @@ static mg_status ring_half(const mg_problem_spec *pb, const mg_params *ps, int *
   return MG_OK;
 }
 
-/* pipe=: 0 (whole packets) or 1 (each step in two rounds of half a packet). */
-static mg_status ring_pipe(const mg_params *ps, int *pipe, mg_err *err) {
-  int64_t v = 0;
-  mg_status st = mg_param_int(ps, "pipe", 0, 0, 1, &v, err);
-  *pipe = (int)v;
-  return st;
-}
-
 static mg_status ring_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
   int half, pipe;
   mg_status st = mg_check_1d_gossip(pb, "ring", err);
   if (st == MG_OK) st = ring_half(pb, ps, &half, err);
-  return st == MG_OK ? ring_pipe(ps, &pipe, err) : st;
+  return st == MG_OK ? ring_flag(ps, "pipe", &pipe, err) : st;
 }
 
 /* One transfer carrying exactly the packet of `origin`. */
@@ -136,7 +138,7 @@ static mg_status ring_generate(const mg_problem_spec *pb, const mg_params *ps, m
   uint32_t steps = wrap ? n / 2 : n - 1;
   int half, pipe;
   mg_status hs = ring_half(pb, ps, &half, err);
-  if (hs == MG_OK) hs = ring_pipe(ps, &pipe, err);
+  if (hs == MG_OK) hs = ring_flag(ps, "pipe", &pipe, err);
   if (hs != MG_OK) return hs;
   mg_emit e;
   uint32_t rounds = pipe ? 2 * steps - (uint32_t)half : steps;
@@ -158,7 +160,7 @@ static mg_status ring_generate(const mg_problem_spec *pb, const mg_params *ps, m
 static mg_status ring_closed_form(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
   int half, pipe;
   mg_status hs = ring_half(pb, ps, &half, err);
-  if (hs == MG_OK) hs = ring_pipe(ps, &pipe, err);
+  if (hs == MG_OK) hs = ring_flag(ps, "pipe", &pipe, err);
   if (hs != MG_OK) return hs;
   const mg_model *m = &pb->model;
   if (m->switching == MG_SW_CIRCUIT || m->switching == MG_SW_BUS || m->port == MG_PORT_ONE)
@@ -174,12 +176,12 @@ static mg_status ring_closed_form(const mg_problem_spec *pb, const mg_params *ps
 }
 
 static const mg_param_desc ring_params[] = {
-    {"pipe", "0",
-     "1: every packet in 2 pieces, each step two rounds (piece 0, then piece 1), so that without round barriers "
-     "a piece is passed on while the other still arrives; 0: whole packets (the paper's)"},
     {"half", "0",
      "1: on an even ring the last step sends the opposite node's packet half each way (2 pieces a packet); 0: "
      "whole, rightwards (the paper's)"},
+    {"pipe", "0",
+     "1: every packet in 2 pieces, each step two rounds (piece 0, then piece 1), so that without round barriers "
+     "a piece is passed on while the other still arrives; 0: whole packets (the paper's)"},
     {NULL, NULL, NULL}};
 
 const mg_algo mg_algo_ring = {
