@@ -24,8 +24,8 @@
  * circgos, the tunable ones tuned; under a model with CPU overheads also
  * ring:half=1, ring:pipe=1, torus-swing, torus-ternary, torus-doubling) on
  * one line with that phase's packet size and takes the cheapest: a lifted
- * phase costs exactly its 1D
- * cost with bytes scaled (src/algo/lift.h), so on an n x ... x n grid
+ * phase costs exactly its 1D cost with bytes scaled (src/algo/lift.h), so
+ * on an n x ... x n grid
  * under the sync clock, without CPU overheads, auto is the best
  * combination. The colored variant prices a line with the CPU overheads
  * times d, since a node's one CPU sends for its d colours at once
@@ -428,6 +428,19 @@ static mg_status dw_gen_fn(void *arg, mg_sink *sink, mg_err *err) {
   return dw_emit(g->pb, g->ps, g->p, sink, g->name, err);
 }
 
+/* The verified cost of a plan on the whole grid (INFINITY where it does
+ * not verify); an error only when memory runs out. */
+static mg_status grid_cost(const mg_problem_spec *pb, const mg_params *ps, const dw_plan *p, const char *name,
+                           double *cost, mg_err *err) {
+  dw_gen g = {pb, ps, p, name};
+  mg_report rep;
+  mg_err e;
+  mg_status r = mg_drive(dw_gen_fn, &g, NULL, 0, NULL, &rep, &e);
+  *cost = r == MG_OK && rep.verified ? rep.cost : INFINITY;
+  if (r == MG_OK || r == MG_ERR_VIOLATION) mg_report_free(&rep);
+  return r == MG_ERR_NOMEM ? mg_fail(err, r, "%s", e.msg) : MG_OK;
+}
+
 /* The grid decides among auto's candidates. pick_auto prices a line
  * alone, with the CPU overhead times d: a rule of thumb that misses where
  * the colours' sends interleave (torus:8x8, 32 KiB, calibrated SMPI model:
@@ -442,19 +455,6 @@ static mg_status dw_gen_fn(void *arg, mg_sink *sink, mg_err *err) {
  * build, 64 KiB, calibrated model, with 7 candidates: torus:8x8 0.08 s in
  * all, 16x16 0.5 s, 8x8x8 2 s, where one run of 32x32 takes 1.5 s and the
  * descent 10). */
-/* The verified cost of a plan on the whole grid (INFINITY where it does
- * not verify); an error only when memory runs out. */
-static mg_status grid_cost(const mg_problem_spec *pb, const mg_params *ps, const dw_plan *p, const char *name,
-                           double *cost, mg_err *err) {
-  dw_gen g = {pb, ps, p, name};
-  mg_report rep;
-  mg_err e;
-  mg_status r = mg_drive(dw_gen_fn, &g, NULL, 0, NULL, &rep, &e);
-  *cost = r == MG_OK && rep.verified ? rep.cost : INFINITY;
-  if (r == MG_OK || r == MG_ERR_VIOLATION) mg_report_free(&rep);
-  return r == MG_ERR_NOMEM ? mg_fail(err, r, "%s", e.msg) : MG_OK;
-}
-
 #define DW_REFINE_MAX_NODES 512u
 #define DW_REFINE_SPREAD    1.25
 static mg_status refine(const mg_problem_spec *pb, const mg_params *ps, dw_plan *p, const char *name, mg_err *err) {

@@ -61,11 +61,16 @@ static mg_status ring_half(const mg_problem_spec *pb, const mg_params *ps, int *
   return MG_OK;
 }
 
+/* Both of ring's parameters, as every entry point reads them. */
+static mg_status ring_opts(const mg_problem_spec *pb, const mg_params *ps, int *half, int *pipe, mg_err *err) {
+  mg_status st = ring_half(pb, ps, half, err);
+  return st == MG_OK ? ring_flag(ps, "pipe", pipe, err) : st;
+}
+
 static mg_status ring_check(const mg_problem_spec *pb, const mg_params *ps, mg_err *err) {
   int half, pipe;
   mg_status st = mg_check_1d_gossip(pb, "ring", err);
-  if (st == MG_OK) st = ring_half(pb, ps, &half, err);
-  return st == MG_OK ? ring_flag(ps, "pipe", &pipe, err) : st;
+  return st == MG_OK ? ring_opts(pb, ps, &half, &pipe, err) : st;
 }
 
 /* One transfer carrying exactly the packet of `origin`. */
@@ -137,8 +142,7 @@ static mg_status ring_generate(const mg_problem_spec *pb, const mg_params *ps, m
   int wrap = pb->topo.wrap[0];
   uint32_t steps = wrap ? n / 2 : n - 1;
   int half, pipe;
-  mg_status hs = ring_half(pb, ps, &half, err);
-  if (hs == MG_OK) hs = ring_flag(ps, "pipe", &pipe, err);
+  mg_status hs = ring_opts(pb, ps, &half, &pipe, err);
   if (hs != MG_OK) return hs;
   mg_emit e;
   uint32_t rounds = pipe ? 2 * steps - (uint32_t)half : steps;
@@ -159,8 +163,7 @@ static mg_status ring_generate(const mg_problem_spec *pb, const mg_params *ps, m
 
 static mg_status ring_closed_form(const mg_problem_spec *pb, const mg_params *ps, double *cost, mg_err *err) {
   int half, pipe;
-  mg_status hs = ring_half(pb, ps, &half, err);
-  if (hs == MG_OK) hs = ring_flag(ps, "pipe", &pipe, err);
+  mg_status hs = ring_opts(pb, ps, &half, &pipe, err);
   if (hs != MG_OK) return hs;
   const mg_model *m = &pb->model;
   if (m->switching == MG_SW_CIRCUIT || m->switching == MG_SW_BUS || m->port == MG_PORT_ONE)
@@ -168,10 +171,11 @@ static mg_status ring_closed_form(const mg_problem_spec *pb, const mg_params *ps
   uint32_t n = pb->topo.n[0];
   double steps = pb->topo.wrap[0] ? n / 2 : n - 1;
   double per = m->switching == MG_SW_SAF ? m->ts + pb->bytes * m->tl : m->ts + m->td + pb->bytes * m->tl;
-  *cost = steps * per;                      /* Lemma 4 */
-  if (half) *cost -= pb->bytes / 2 * m->tl; /* the last step carries half a packet each way */
-  if (pipe)                                 /* every step two rounds of half a packet (half=1's last step one) */
-    *cost = (2 * (steps - half) + half) * (per - pb->bytes / 2 * m->tl);
+  double half_round = per - pb->bytes / 2 * m->tl; /* a round that carries half a packet */
+  if (pipe)                                        /* every step two such rounds (half=1's last step one) */
+    *cost = (2 * (steps - half) + half) * half_round;
+  else /* Lemma 4; with half=1 the last step carries half a packet each way */
+    *cost = (steps - half) * per + half * half_round;
   return MG_OK;
 }
 
